@@ -1,0 +1,26 @@
+/// Exit codes of `healthetl` (documented in the README), from BSD's sysexits where one fits.
+public enum ExitCode: Int32 {
+    case success = 0
+    /// A failure that fits no other code.
+    case failure = 1
+    /// Bad arguments (EX_USAGE).
+    case usage = 64
+    /// The export is missing, not an export, truncated or malformed (EX_DATAERR).
+    case badInput = 65
+    /// A bug in healthetl (EX_SOFTWARE).
+    case internalError = 70
+    /// The database or output cannot be written (EX_CANTCREAT).
+    case cannotWrite = 73
+    /// Another process holds the database; try again later (EX_TEMPFAIL).
+    case locked = 75
+
+    init(_ kind: ImportError.Kind) {
+        switch kind {
+        case .usage: self = .usage
+        case .input: self = .badInput
+        case .output: self = .cannotWrite
+        case .locked: self = .locked
+        case .internal: self = .internalError
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The whole command-line tool, minus the process: `main.swift` passes the arguments and output streams and
+/// exits with the code returned. Tests call it directly.
+public struct Tool {
+    public var standardOutput: (String) -> Void
+    public var standardError: (String) -> Void
+    /// Whether stderr is a terminal (progress bars only there).
+    public var errorIsTerminal: Bool
+
+    public init(
+        standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void, errorIsTerminal: Bool
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    public static let usage = """
+        OVERVIEW: Turn the Health app's export.zip into a SQLite database.
+
+        USAGE: healthetl import <export> --db <path> [--timezone <zone>] [--quiet] [--json]
+               healthetl schema
+
+        ARGUMENTS:
+          <export>                export.zip, the unzipped apple_health_export folder, or export.xml
+
+        OPTIONS:
+          --db <path>             The SQLite database to write (created if missing).
+          --timezone <zone>       IANA zone deciding each sample's local_date (default: this machine's).
+          --quiet                 Print nothing on success (for cron); errors still go to stderr.
+          --json                  Print a machine-readable summary on stdout.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    public func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            standardError(Self.usage)
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help", "help":
+            standardOutput(Self.usage)
+            return 0
+        case "--version":
+            standardOutput("healthetl \(HealthETLVersion.current)\n")
+            return 0
+        case "import": return runImport(rest)
+        case "schema":
+            standardOutput(SchemaDocumentation.markdown())
+            return 0
+        default:
+            return usageError(UsageError(message: "Unknown command '\(command)'."))
+        }
+    }
+
+    private func usageError(_ error: UsageError) -> Int32 {
+        standardError("Error: \(error.message)\nUsage: healthetl import <export> --db <path>\n  See 'healthetl --help' for more information.\n")
+        return ExitCode.usage.rawValue
+    }
+
+    private func runImport(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(
+                rawArguments, valueOptions: ["--db", "--timezone"], flagOptions: ["--quiet", "--json", "--help"])
+        } catch {
+            return usageError(error)
+        }
+        if arguments.flags.contains("--help") {
+            standardOutput(Self.usage)
+            return 0
+        }
+        guard let input = arguments.positionals.first else {
+            return usageError(UsageError(message: "Missing expected argument '<export>'"))
+        }
+        guard arguments.positionals.count == 1 else {
+            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
+        }
+        guard let database = arguments.values["--db"] else {
+            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
+        }
+        var timeZone = TimeZone.current
+        if let name = arguments.values["--timezone"] {
+            guard let zone = TimeZone(identifier: name) else {
+                return usageError(UsageError(message: "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)"))
+            }
+            timeZone = zone
+        }
+        let quiet = arguments.flags.contains("--quiet")
+        let json = arguments.flags.contains("--json")
+        var job = ImportJob(inputPath: input, databasePath: database, timeZone: timeZone)
+        let bar = ProgressBar(write: standardError)
+        if errorIsTerminal && !quiet && !json {
+            job.progress = { bar.update(done: $0, total: $1) }
+        }
+        do {
+            let summary = try job.run()
+            bar.clear()
+            if json {
+                standardOutput(SummaryFormatter.json(summary) + "\n")
+            } else if !quiet {
+                standardError(SummaryFormatter.text(summary, database: database))
+            }
+            return 0
+        } catch let error as ImportError {
+            bar.clear()
+            standardError("healthetl: \(error)\n")
+            return ExitCode(error.kind).rawValue
+        } catch {
+            bar.clear()
+            standardError("healthetl: \(input): error: \(error)\n")
+            return ExitCode.internalError.rawValue
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Decides which calendar day a sample belongs to.
+///
+/// The export's dates all carry the offset of the moment of export, which is wrong for half the year, so the
+/// day comes from a real time zone: the sample's own `HKTimeZone` metadata when it has one, else the zone the
+/// user chose (`--timezone`, default the machine's). Offsets are cached per UTC day (recomputed exactly on
+/// the rare day that holds a DST transition), because Foundation's zone lookups are too slow to run for each
+/// of millions of samples.
+public struct LocalDateResolver {
+    public let timeZone: TimeZone
+    private var zones: [String: TimeZone?] = [:]
+    private var dayOffsets: [String: [Int64: Int32?]] = [:]
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// Days since 1970-01-01 of the local calendar day of `instant`.
+    public mutating func day(of instant: Timestamp, zoneName: String? = nil) -> Int32 {
+        var zone = timeZone
+        if let zoneName {
+            if let cached = zones[zoneName] {
+                zone = cached ?? timeZone
+            } else {
+                let found = TimeZone(identifier: zoneName)
+                zones[zoneName] = found
+                zone = found ?? timeZone
+            }
+        }
+        let offset = offset(in: zone, at: instant.seconds)
+        let local = instant.seconds + Int64(offset)
+        return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+    }
+
+    private mutating func offset(in zone: TimeZone, at seconds: Int64) -> Int32 {
+        let utcDay = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        if let cached = dayOffsets[zone.identifier]?[utcDay] {
+            if let constant = cached { return constant }
+            return Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+        let dayStart = Date(timeIntervalSince1970: TimeInterval(utcDay * 86_400))
+        let dayEnd = dayStart.addingTimeInterval(86_400)
+        let offsetAtStart = Int32(zone.secondsFromGMT(for: dayStart))
+        let transition = zone.nextDaylightSavingTimeTransition(after: dayStart)
+        let constant: Int32? = transition.map { $0 < dayEnd } == true ? nil : offsetAtStart
+        dayOffsets[zone.identifier, default: [:]][utcDay] = .some(constant)
+        return constant ?? Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+    }
+}

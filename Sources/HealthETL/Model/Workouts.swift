@@ -1,0 +1,100 @@
+/// A `Workout` with everything nested in it.
+public struct Workout: Sendable {
+    public var activityType: String
+    public var source: SampleSource
+    /// Minutes, as written (`durationUnit` is always `min` in real exports; other units are converted).
+    public var duration: Double?
+    public var durationUnit: String?
+    /// iOS ≤ 15 totals, in display units.
+    public var totalDistance: Double?
+    public var totalDistanceUnit: String?
+    public var totalEnergyBurned: Double?
+    public var totalEnergyBurnedUnit: String?
+    public var creationDate: Timestamp?
+    public var startDate: Timestamp?
+    public var endDate: Timestamp?
+    public var metadata: [MetadataEntry] = []
+    public var events: [WorkoutEvent] = []
+    public var activities: [WorkoutActivity] = []
+    public var statistics: [WorkoutStatistic] = []
+    public var routes: [WorkoutRoute] = []
+    public var flags: SampleFlags = []
+    public var line: Int32
+
+    public init(activityType: String, source: SampleSource, line: Int32) {
+        self.activityType = activityType
+        self.source = source
+        self.line = line
+    }
+}
+
+public struct WorkoutEvent: Sendable {
+    public var type: String
+    public var date: Timestamp?
+    public var duration: Double?
+    public var durationUnit: String?
+    public var metadata: [MetadataEntry] = []
+    /// Index into `Workout.activities` when the event is nested in an activity.
+    public var activityIndex: Int?
+}
+
+public struct WorkoutActivity: Sendable {
+    public var uuid: String?
+    public var startDate: Timestamp?
+    public var endDate: Timestamp?
+    public var duration: Double?
+    public var durationUnit: String?
+    public var metadata: [MetadataEntry] = []
+}
+
+public struct WorkoutStatistic: Sendable {
+    public var type: String
+    public var startDate: Timestamp?
+    public var endDate: Timestamp?
+    public var average: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var sum: Double?
+    public var unit: String?
+    public var activityIndex: Int?
+}
+
+public struct WorkoutRoute: Sendable {
+    public var source: SampleSource
+    public var creationDate: Timestamp?
+    public var startDate: Timestamp?
+    public var endDate: Timestamp?
+    public var metadata: [MetadataEntry] = []
+    /// `/workout-routes/route_….gpx`, as written (iOS 13+).
+    public var filePath: String?
+    /// Inline `Location`s (iOS 12) or the points read from the GPX file.
+    public var points: [RoutePoint] = []
+    /// Why the points could not be read, when they could not (missing or broken GPX file).
+    public var problem: String?
+}
+
+public struct RoutePoint: Equatable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    public var elevation: Double?
+    /// Seconds since 1970 UTC.
+    public var time: Double?
+    public var speed: Double?
+    public var course: Double?
+    public var horizontalAccuracy: Double?
+    public var verticalAccuracy: Double?
+
+    public init(
+        latitude: Double, longitude: Double, elevation: Double? = nil, time: Double? = nil, speed: Double? = nil,
+        course: Double? = nil, horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.elevation = elevation
+        self.time = time
+        self.speed = speed
+        self.course = course
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+    }
+}

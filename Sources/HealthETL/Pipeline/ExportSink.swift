@@ -1,0 +1,9 @@
+/// Where the pipeline's items end up (SQLite now; CSV and others later).
+///
+/// A sink makes its output durable only in `finish`; `abort` must leave any existing output exactly as it
+/// was before the run.
+public protocol ExportSink: AnyObject {
+    func write(_ item: ExportItem) throws
+    func finish(_ summary: ImportSummary) throws
+    func abort()
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// One import: source → stages → sink, with the summary of what happened.
+///
+/// This is what `healthetl import` runs; the CLI only parses arguments and prints.
+public struct ImportJob {
+    public var inputPath: String
+    public var databasePath: String
+    public var timeZone: TimeZone
+    public var stages: [any ExportStage] = []
+    /// Called now and then with (bytes of XML read, total when known).
+    public var progress: ((UInt64, UInt64?) -> Void)?
+
+    public init(inputPath: String, databasePath: String, timeZone: TimeZone) {
+        self.inputPath = inputPath
+        self.databasePath = databasePath
+        self.timeZone = timeZone
+    }
+
+    public func run() throws -> ImportSummary {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var summary = ImportSummary()
+        summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+        summary.input = inputPath
+        summary.timeZone = timeZone.identifier
+
+        let container = try ExportContainer(path: inputPath)
+        summary.inputKind = container.kind.rawValue
+        summary.mainEntry = container.mainEntry
+        summary.inputBytes = container.inputSize
+        let reader = try ExportReader(container: container)
+        let sink = try SQLiteSink(path: databasePath, timeZone: timeZone)
+        do {
+            let chain = StageChain(stages: stages, sink: sink)
+            var counter = ItemCounter()
+            var sinceProgress = 0
+            while let item = try reader.next() {
+                counter.count(item, into: &summary)
+                try chain.push(item)
+                sinceProgress += 1
+                if sinceProgress == 4096, let progress {
+                    sinceProgress = 0
+                    let (done, total) = reader.progress
+                    progress(done, total)
+                }
+            }
+            try chain.finish()
+            summary.xmlBytes = reader.progress.done
+            summary.removedControlCharacters = reader.removedControlCharacters
+            summary.warnings = reader.warnings
+            if summary.removedControlCharacters > 0 {
+                summary.warnings["XML-illegal control characters removed"] = summary.removedControlCharacters
+            }
+            for stage in chain.stages {
+                for (key, value) in stage.report { summary.warnings["\(stage.name): \(key)"] = value }
+            }
+            for (flag, value) in summary.flagged { summary.warnings["records kept but flagged: \(flag)"] = value }
+            summary.rows = sink.rowCounts
+            summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+            summary.seconds = Self.seconds(clock.now - started)
+            try sink.finish(summary)
+            summary.seconds = Self.seconds(clock.now - started)
+            return summary
+        } catch {
+            sink.abort()
+            throw error
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// Stages linked one to the next, ending in the sink. Each stage sits in its own box, so a stage can be
+/// mutated while the items it emits flow on into the next one.
+final class StageChain {
+    private final class Link {
+        var stage: any ExportStage
+        var next: Link?
+        init(_ stage: any ExportStage) { self.stage = stage }
+    }
+
+    private let first: Link?
+    private let sink: ExportSink
+
+    init(stages: [any ExportStage], sink: ExportSink) {
+        self.sink = sink
+        let links = stages.map(Link.init)
+        for index in links.indices.dropLast() { links[index].next = links[index + 1] }
+        first = links.first
+    }
+
+    var stages: [any ExportStage] {
+        var result: [any ExportStage] = []
+        var link = first
+        while let current = link {
+            result.append(current.stage)
+            link = current.next
+        }
+        return result
+    }
+
+    func push(_ item: ExportItem) throws { try push(item, into: first) }
+
+    private func push(_ item: ExportItem, into link: Link?) throws {
+        guard let link else {
+            try sink.write(item)
+            return
+        }
+        try link.stage.process(item) { try push($0, into: link.next) }
+    }
+
+    /// Lets each stage emit what it held back, in order, so later stages still see it.
+    func finish() throws {
+        var link = first
+        while let current = link {
+            try current.stage.finish { try push($0, into: current.next) }
+            link = current.next
+        }
+    }
+}
+
+/// Counts items by kind and flags for the summary.
+struct ItemCounter {
+    func count(_ item: ExportItem, into summary: inout ImportSummary) {
+        switch item {
+        case .header(let locale, let exportDate):
+            if let locale { summary.locale = locale }
+            if let exportDate {
+                summary.exportDate = TimestampFormatting.utcString(exportDate.seconds)
+                summary.exportUTCOffset = TimestampFormatting.offsetString(exportDate.offsetSeconds)
+            }
+        case .characteristics: summary.items["characteristics", default: 0] += 1
+        case .sample(let sample):
+            summary.items["records", default: 0] += 1
+            if !sample.flags.isEmpty { countFlags(sample.flags, into: &summary) }
+        case .correlation(let correlation):
+            summary.items["correlations", default: 0] += 1
+            if !correlation.flags.isEmpty { countFlags(correlation.flags, into: &summary) }
+        case .workout(let workout):
+            summary.items["workouts", default: 0] += 1
+            if !workout.flags.isEmpty { countFlags(workout.flags, into: &summary) }
+        case .activitySummary: summary.items["activity summaries", default: 0] += 1
+        case .clinicalRecord: summary.items["clinical records", default: 0] += 1
+        case .audiogram: summary.items["audiograms", default: 0] += 1
+        case .visionPrescription: summary.items["vision prescriptions", default: 0] += 1
+        case .electrocardiogram: summary.items["ECG recordings", default: 0] += 1
+        case .document: summary.items["documents", default: 0] += 1
+        }
+    }
+
+    private func countFlags(_ flags: SampleFlags, into summary: inout ImportSummary) {
+        for (flag, name) in SampleFlags.names where flags.contains(flag) { summary.flagged[name, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,36 @@
+/// What a run did, for the terminal, for `--json` and for `import_runs.summary_json`.
+public struct ImportSummary: Codable, Sendable, Equatable {
+    public var toolVersion = HealthETLVersion.current
+    public var input: String = ""
+    public var inputKind: String = ""
+    public var mainEntry: String = ""
+    public var inputBytes: UInt64 = 0
+    public var xmlBytes: UInt64 = 0
+    public var locale: String?
+    /// `ExportDate`, UTC.
+    public var exportDate: String?
+    public var exportUTCOffset: String?
+    public var timeZone: String = ""
+    public var startedAt: String = ""
+    public var finishedAt: String = ""
+    public var seconds: Double = 0
+    /// Items read, by kind (`records`, `workouts`, …).
+    public var items: [String: Int] = [:]
+    /// Rows written, by table.
+    public var rows: [String: Int] = [:]
+    /// Records kept but flagged, by flag name.
+    public var flagged: [String: Int] = [:]
+    /// Counted warnings, by message.
+    public var warnings: [String: Int] = [:]
+    public var removedControlCharacters = 0
+
+    public init() {}
+
+    public var xmlMegabytesPerSecond: Double {
+        seconds > 0 ? Double(xmlBytes) / 1_000_000 / seconds : 0
+    }
+}
+
+public enum HealthETLVersion {
+    public static let current = "0.1.0"
+}

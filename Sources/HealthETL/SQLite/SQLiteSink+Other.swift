@@ -1,0 +1,148 @@
+import Foundation
+
+extension SQLiteSink {
+    func writeActivitySummary(_ summary: ActivitySummary) throws {
+        ids.summary += 1
+        let known = [
+            "activeEnergyBurned", "activeEnergyBurnedGoal", "appleMoveTime", "appleMoveTimeGoal",
+            "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal",
+        ]
+        func value(_ name: String) -> SQLiteValue { real(summary.values.first { $0.name == name }?.value) }
+        let others = summary.values.filter { !known.contains($0.name) }
+        let otherJSON: SQLiteValue = others.isEmpty ? .null : .text(Self.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
+        try statements.summary.run([
+            .integer(ids.summary), text(summary.date), value("activeEnergyBurned"), value("activeEnergyBurnedGoal"),
+            text(summary.activeEnergyBurnedUnit), value("appleMoveTime"), value("appleMoveTimeGoal"),
+            value("appleExerciseTime"), value("appleExerciseTimeGoal"), value("appleStandHours"),
+            value("appleStandHoursGoal"), otherJSON,
+        ])
+        count("activity_summaries")
+    }
+
+    func writeClinicalRecord(_ record: ClinicalRecord) throws {
+        ids.clinical += 1
+        try statements.clinical.run([
+            .integer(ids.clinical), text(record.type), text(record.identifier), text(record.sourceName),
+            text(record.sourceURL), text(record.fhirVersion), instantText(record.receivedDate),
+            text(record.resourceFilePath), text(record.resourceJSON), text(record.problem), .integer(Int64(record.line)),
+        ])
+        count("clinical_records")
+    }
+
+    func writeAudiogram(_ audiogram: Audiogram) throws {
+        try writeSource(audiogram.source)
+        ids.audiogram += 1
+        let id = ids.audiogram
+        let statement = statements.audiogram
+        statement.bind(1, id)
+        statement.bind(2, audiogram.type)
+        bindSource(statement, 3, audiogram.source)
+        bindTimes(statement, 5, start: audiogram.startDate, end: audiogram.endDate, creation: audiogram.creationDate, zone: nil)
+        statement.bind(10, Int64(audiogram.line))
+        try statement.run()
+        count("audiograms")
+        try writeMetadata(audiogram.metadata, table: "audiograms", id: id)
+        for point in audiogram.points {
+            func number(_ name: String) -> SQLiteValue {
+                real(point.first { $0.name == name }.flatMap { NumberParsing.parseDouble($0.value) })
+            }
+            func string(_ name: String) -> SQLiteValue { text(point.first { $0.name == name }?.value) }
+            try statements.audiogramPoint.run([
+                .integer(id), number("frequencyValue"), string("frequencyUnit"), number("leftEarValue"),
+                string("leftEarUnit"), number("rightEarValue"), string("rightEarUnit"), .text(Self.json(point)),
+            ])
+        }
+        count("audiogram_points", audiogram.points.count)
+    }
+
+    func writeVisionPrescription(_ prescription: VisionPrescription) throws {
+        ids.vision += 1
+        func attribute(_ name: String) -> String? { prescription.attributes.first { $0.name == name }?.value }
+        func date(_ name: String) -> SQLiteValue { instantText(attribute(name).flatMap(Timestamp.parse)) }
+        func eye(_ name: String) -> SQLiteValue {
+            prescription.eyes.first { $0.eye == name }.map { .text(Self.json($0.attributes)) } ?? .null
+        }
+        try statements.vision.run([
+            .integer(ids.vision), text(attribute("type")), date("dateIssued"), date("expirationDate"),
+            text(attribute("brand")), .text(Self.json(prescription.attributes)), eye("RightEye"), eye("LeftEye"),
+            prescription.attachments.isEmpty ? .null : .text(Self.json(prescription.attachments)),
+        ])
+        count("vision_prescriptions")
+        try writeMetadata(prescription.metadata, table: "vision_prescriptions", id: ids.vision)
+    }
+
+    func writeECG(_ recording: ElectrocardiogramRecording) throws {
+        ids.ecg += 1
+        var day: SQLiteValue = .null
+        if let recorded = recording.recordedDate {
+            day = .text(TimestampFormatting.dayString(localDates.day(of: recorded)))
+        }
+        var blob = [UInt8]()
+        blob.reserveCapacity(recording.samples.count * 4)
+        for sample in recording.samples {
+            withUnsafeBytes(of: sample.bitPattern.littleEndian) { blob.append(contentsOf: $0) }
+        }
+        try statements.ecg.run([
+            .integer(ids.ecg), .text(recording.fileName), instantText(recording.recordedDate),
+            recording.recordedDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null, day,
+            text(recording.classification), text(recording.symptoms), text(recording.softwareVersion),
+            text(recording.device), real(recording.sampleRateHz), text(recording.lead), text(recording.unit),
+            .integer(Int64(recording.samples.count)), .blob(blob),
+            .text(Self.json(recording.header.map { [$0.label, $0.value] })),
+        ])
+        count("ecg_recordings")
+    }
+
+    func writeRun(_ summary: ImportSummary) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) }
+        let runs = Schema.tables.first { $0.name == "import_runs" }!
+        let statement = try connection.prepare(runs.insertSQL(Array(runs.columnNames.dropFirst())))
+        try statement.run([
+            .text(summary.input), .integer(Int64(summary.inputBytes)), .text(summary.inputKind),
+            .text(summary.mainEntry), text(summary.exportDate), text(summary.exportUTCOffset), text(summary.locale),
+            .text(summary.timeZone), .text(summary.startedAt), .text(summary.finishedAt), .text("ok"),
+            .text(summary.toolVersion), text(json),
+        ])
+        let runID = try connection.scalar("SELECT last_insert_rowid()")
+        let warnings = try connection.prepare(Schema.tables.first { $0.name == "import_warnings" }!.insertSQL())
+        for (message, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
+            try warnings.run([runID, .text(message), .integer(Int64(count))])
+        }
+    }
+
+    /// Compact JSON of string pairs/arrays (attribute lists), keys in document order.
+    static func json(_ pairs: [(name: String, value: String)]) -> String {
+        "{" + pairs.map { quote($0.name) + ":" + quote($0.value) }.joined(separator: ",") + "}"
+    }
+
+    static func json(_ dictionary: [String: Double]) -> String {
+        "{" + dictionary.sorted { $0.key < $1.key }.map { quote($0.key) + ":" + "\($0.value)" }.joined(separator: ",")
+            + "}"
+    }
+
+    static func json(_ strings: [String]) -> String { "[" + strings.map(quote).joined(separator: ",") + "]" }
+
+    static func json(_ rows: [[String]]) -> String { "[" + rows.map(json).joined(separator: ",") + "]" }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+extension SQLiteSink {
+    func writeItem(_ item: ExportItem) throws {
+        switch item {
+        case .sample(let sample): try writeTopLevelSample(sample)
+        case .correlation(let correlation): try writeCorrelation(correlation)
+        case .workout(let workout): try writeWorkout(workout)
+        case .header: break  // kept in the summary (import_runs)
+        case .characteristics(let me):
+            for (key, value) in me.attributes { try statements.me.run([.text(key), .text(value)]) }
+            count("me", me.attributes.count)
+        case .activitySummary(let summary): try writeActivitySummary(summary)
+        case .clinicalRecord(let record): try writeClinicalRecord(record)
+        case .audiogram(let audiogram): try writeAudiogram(audiogram)
+        case .visionPrescription(let prescription): try writeVisionPrescription(prescription)
+        case .electrocardiogram(let recording): try writeECG(recording)
+        case .document(let name, let bytes):
+            try statements.document.run([.text(name), .blob(bytes)])
+            count("documents")
+        }
+    }
+
+    /// Correlation children are listed again at top level; only the types that can be children are
+    /// remembered (blood pressure and dietary), which keeps the map small.
+    static func mayBeCorrelationChild(_ type: String) -> Bool {
+        type.hasPrefix("HKQuantityTypeIdentifierDietary") || type.hasPrefix("HKQuantityTypeIdentifierBloodPressure")
+    }
+
+    func writeTopLevelSample(_ sample: Sample) throws {
+        let (table, id) = try writeSample(sample)
+        if Self.mayBeCorrelationChild(sample.type) {
+            correlationCandidates[SampleIdentity(sample)] = (table, id)
+        }
+    }
+
+    /// Writes one sample with its metadata and beats; returns its table and id.
+    @discardableResult
+    func writeSample(_ sample: Sample) throws -> (String, Int64) {
+        try writeSource(sample.source)
+        let statement: SQLiteStatement
+        let table: String
+        let id: Int64
+        switch TypeCatalog.kind(of: sample) {
+        case .cumulative:
+            ids.cumulative += 1
+            (statement, table, id) = (statements.cumulative, "cumulative_samples", ids.cumulative)
+        case .discrete:
+            ids.discrete += 1
+            (statement, table, id) = (statements.discrete, "discrete_samples", ids.discrete)
+        case .category:
+            ids.category += 1
+            (statement, table, id) = (statements.category, "category_samples", ids.category)
+        }
+        statement.bind(1, id)
+        statement.bind(2, sample.type)
+        bindSource(statement, 3, sample.source)
+        let zone = sample.metadata.isEmpty ? nil : sample.metadataValue("HKTimeZone")
+        bindTimes(statement, 5, start: sample.startDate, end: sample.endDate, creation: sample.creationDate, zone: zone)
+        if table == "category_samples" {
+            statement.bind(10, sample.textValue)
+            statement.bindNull(11)
+            statement.bind(12, sample.textValue)
+            statement.bindNull(13)
+        } else {
+            statement.bind(10, sample.value)
+            statement.bind(11, sample.unit)
+            if let value = sample.value { statement.bind(12, value) } else { statement.bind(12, sample.textValue) }
+            statement.bind(13, sample.unit)
+        }
+        statement.bind(14, Int64(sample.flags.rawValue))
+        statement.bind(15, Int64(sample.line))
+        try statement.run()
+        count(table)
+        try writeMetadata(sample.metadata, table: table, id: id)
+        if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
+        return (table, id)
+    }
+
+    func writeSource(_ source: SampleSource) throws {
+        guard writtenSources.insert(source.id).inserted else { return }
+        let device = source.device
+        try statements.source.run([
+            .integer(Int64(source.id)), .text(source.name), text(source.version), text(device?.name),
+            text(device?.manufacturer), text(device?.model), text(device?.hardware), text(device?.software),
+            text(device?.key),
+        ])
+        count("sources")
+    }
+
+    func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    func real(_ value: Double?) -> SQLiteValue { value.map { $0.isFinite ? .real($0) : .null } ?? .null }
+
+    func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
+        statement.bind(index, Int64(source.id))
+        statement.bind(index + 1, source.name)
+    }
+
+    /// Binds start, end, creation, utc_offset and local_date at `index`…`index + 4`.
+    func bindTimes(
+        _ statement: SQLiteStatement, _ index: Int32, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
+        zone: String?
+    ) {
+        bindInstant(statement, index, start)
+        bindInstant(statement, index + 1, end)
+        bindInstant(statement, index + 2, creation)
+        if let any = start ?? end ?? creation {
+            if any.offsetSeconds != lastOffset.seconds {
+                lastOffset = (any.offsetSeconds, TimestampFormatting.offsetString(any.offsetSeconds))
+            }
+            statement.bind(index + 3, lastOffset.text)
+        } else {
+            statement.bindNull(index + 3)
+        }
+        if let day = start ?? end {
+            let number = localDates.day(of: day, zoneName: zone)
+            TimestampFormatting.writeDay(number, into: scratch)
+            statement.bindText(index + 4, scratch, count: TimestampFormatting.dateLength)
+        } else {
+            statement.bindNull(index + 4)
+        }
+    }
+
+    func bindInstant(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?) {
+        guard let instant else {
+            statement.bindNull(index)
+            return
+        }
+        TimestampFormatting.writeUTC(instant.seconds, into: scratch)
+        statement.bindText(index, scratch, count: TimestampFormatting.utcLength)
+    }
+
+    func instantText(_ instant: Timestamp?) -> SQLiteValue {
+        instant.map { .text(TimestampFormatting.utcString($0.seconds)) } ?? .null
+    }
+
+    func writeMetadata(_ entries: [MetadataEntry], table: String, id: Int64) throws {
+        guard !entries.isEmpty else { return }
+        let statement = statements.metadata
+        for entry in entries {
+            statement.bind(1, table)
+            statement.bind(2, id)
+            statement.bind(3, entry.key)
+            statement.bind(4, entry.value)
+            let (number, unit) = MetadataValue.quantity(entry.value)
+            statement.bind(5, number)
+            statement.bind(6, unit)
+            try statement.run()
+        }
+        count("metadata", entries.count)
+    }
+
+    func writeBeats(_ beats: [HeartbeatReading], sampleID: Int64) throws {
+        let statement = statements.beat
+        for (sequence, beat) in beats.enumerated() {
+            statement.bind(1, sampleID)
+            statement.bind(2, sequence)
+            statement.bind(3, beat.bpm)
+            statement.bind(4, beat.seconds.map(Self.fractionalUTC))
+            statement.bind(5, beat.rawTime)
+            try statement.run()
+        }
+        count("hrv_beats", beats.count)
+    }
+
+    /// `2019-06-18T01:07:11.94Z`.
+    static func fractionalUTC(_ seconds: Double) -> String {
+        let whole = seconds.rounded(.down)
+        let centis = Int(((seconds - whole) * 100).rounded())
+        var text = TimestampFormatting.utcString(Int64(whole) + (centis >= 100 ? 1 : 0))
+        if centis > 0, centis < 100 {
+            text.removeLast()
+            text += "." + (centis < 10 ? "0" : "") + String(centis) + "Z"
+        }
+        return text
+    }
+}
+
+/// Metadata values that are quantities (`418 cm`, `56 degF`, `1`).
+enum MetadataValue {
+    static func quantity(_ value: String) -> (Double?, String?) {
+        guard let first = value.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2E else {
+            return (nil, nil)
+        }
+        if let whole = NumberParsing.parseDouble(value) { return (whole, nil) }
+        guard let space = value.firstIndex(of: " ") else { return (nil, nil) }
+        let unit = value[value.index(after: space)...]
+        guard let number = NumberParsing.parseDouble(String(value[..<space])), !unit.isEmpty,
+            !unit.contains(" "), !unit.first!.isNumber, unit.first != "+"
+        else { return (nil, nil) }
+        return (number, String(unit))
+    }
+}

@@ -1,0 +1,118 @@
+extension SQLiteSink {
+    func writeCorrelation(_ correlation: Correlation) throws {
+        try writeSource(correlation.source)
+        ids.correlation += 1
+        let id = ids.correlation
+        let statement = statements.correlation
+        statement.bind(1, id)
+        statement.bind(2, correlation.type)
+        bindSource(statement, 3, correlation.source)
+        let zone = correlation.metadata.first { $0.key == "HKTimeZone" }?.value
+        bindTimes(
+            statement, 5, start: correlation.startDate, end: correlation.endDate, creation: correlation.creationDate,
+            zone: zone)
+        statement.bind(10, Int64(correlation.flags.rawValue))
+        statement.bind(11, Int64(correlation.line))
+        try statement.run()
+        count("correlations")
+        try writeMetadata(correlation.metadata, table: "correlations", id: id)
+        for child in correlation.children {
+            let identity = SampleIdentity(child)
+            let link: (table: String, id: Int64)
+            if let existing = correlationCandidates[identity] {
+                link = existing
+            } else {
+                // Not repeated at top level (against the format's rule): store it once, here.
+                let (table, childID) = try writeSample(child)
+                link = (table, childID)
+                correlationCandidates[identity] = link
+            }
+            try statements.correlationSample.run([.integer(id), .text(link.table), .integer(link.id)])
+            count("correlation_samples")
+        }
+    }
+
+    func writeWorkout(_ workout: Workout) throws {
+        try writeSource(workout.source)
+        ids.workout += 1
+        let id = ids.workout
+        let statement = statements.workout
+        statement.bind(1, id)
+        statement.bind(2, workout.activityType)
+        bindSource(statement, 3, workout.source)
+        let zone = workout.metadata.first { $0.key == "HKTimeZone" }?.value
+        bindTimes(statement, 5, start: workout.startDate, end: workout.endDate, creation: workout.creationDate, zone: zone)
+        statement.bind(10, workout.duration)
+        statement.bind(11, workout.durationUnit)
+        statement.bind(12, workout.totalDistance)
+        statement.bind(13, workout.totalDistanceUnit)
+        statement.bind(14, workout.totalEnergyBurned)
+        statement.bind(15, workout.totalEnergyBurnedUnit)
+        statement.bind(16, Int64(workout.flags.rawValue))
+        statement.bind(17, Int64(workout.line))
+        try statement.run()
+        count("workouts")
+        try writeMetadata(workout.metadata, table: "workouts", id: id)
+
+        var activityIDs: [Int64] = []
+        for activity in workout.activities {
+            ids.activity += 1
+            activityIDs.append(ids.activity)
+            try statements.activity.run([
+                .integer(ids.activity), .integer(id), text(activity.uuid), instantText(activity.startDate),
+                instantText(activity.endDate), real(activity.duration), text(activity.durationUnit),
+            ])
+            try writeMetadata(activity.metadata, table: "workout_activities", id: ids.activity)
+        }
+        count("workout_activities", workout.activities.count)
+        for event in workout.events {
+            ids.event += 1
+            let activity: SQLiteValue = event.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
+            try statements.event.run([
+                .integer(ids.event), .integer(id), activity, .text(event.type), instantText(event.date),
+                real(event.duration), text(event.durationUnit),
+            ])
+            try writeMetadata(event.metadata, table: "workout_events", id: ids.event)
+        }
+        count("workout_events", workout.events.count)
+        for statistic in workout.statistics {
+            ids.statistic += 1
+            let activity: SQLiteValue = statistic.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
+            try statements.statistic.run([
+                .integer(ids.statistic), .integer(id), activity, .text(statistic.type),
+                instantText(statistic.startDate), instantText(statistic.endDate), real(statistic.average),
+                real(statistic.minimum), real(statistic.maximum), real(statistic.sum), text(statistic.unit),
+            ])
+        }
+        count("workout_statistics", workout.statistics.count)
+        for route in workout.routes { try writeRoute(route, workoutID: id) }
+    }
+
+    func writeRoute(_ route: WorkoutRoute, workoutID: Int64) throws {
+        try writeSource(route.source)
+        ids.route += 1
+        let id = ids.route
+        try statements.route.run([
+            .integer(id), .integer(workoutID), .integer(Int64(route.source.id)), .text(route.source.name),
+            instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),
+            text(route.filePath), .integer(Int64(route.points.count)), text(route.problem),
+        ])
+        count("workout_routes")
+        try writeMetadata(route.metadata, table: "workout_routes", id: id)
+        let statement = statements.point
+        for (sequence, point) in route.points.enumerated() {
+            statement.bind(1, id)
+            statement.bind(2, sequence)
+            if let time = point.time { statement.bind(3, Self.fractionalUTC(time)) } else { statement.bindNull(3) }
+            statement.bind(4, point.latitude)
+            statement.bind(5, point.longitude)
+            statement.bind(6, point.elevation)
+            statement.bind(7, point.speed)
+            statement.bind(8, point.course)
+            statement.bind(9, point.horizontalAccuracy)
+            statement.bind(10, point.verticalAccuracy)
+            try statement.run()
+        }
+        count("route_points", route.points.count)
+    }
+}

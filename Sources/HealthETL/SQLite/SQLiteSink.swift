@@ -1,0 +1,128 @@
+import Foundation
+
+/// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
+///
+/// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
+/// bound without creating `String`s; indexes are created after the bulk load.
+public final class SQLiteSink: ExportSink {
+    let target: SQLiteTarget
+    var connection: SQLiteConnection { target.connection }
+    var localDates: LocalDateResolver
+    let statements: SchemaStatements
+    var ids = RowIDs()
+    /// Top-level samples that a correlation may list again as children, by identity → (table, id).
+    var correlationCandidates: [SampleIdentity: (table: String, id: Int64)] = [:]
+    /// Counts of rows written, by table.
+    public private(set) var rowCounts: [String: Int] = [:]
+    var writtenSources = Set<Int>()
+    var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+
+    public init(path: String, timeZone: TimeZone) throws {
+        target = try SQLiteTarget(path: path)
+        localDates = LocalDateResolver(timeZone: timeZone)
+        do {
+            try Self.prepareSchema(target.connection, isNew: target.isNew)
+            statements = try SchemaStatements(target.connection)
+        } catch let error as ImportError {
+            target.rollback()
+            throw error
+        } catch {
+            target.rollback()
+            throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
+        }
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Creates the schema in a new database. An existing one must carry this version's schema; until
+    /// incremental imports land, its data tables are emptied and refilled inside the same transaction, so a
+    /// re-import replaces the previous data atomically instead of duplicating it.
+    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws {
+        if isNew {
+            for table in Schema.tables { try connection.execute(table.createSQL) }
+            for view in Schema.views { try connection.execute(view) }
+            try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+            return
+        }
+        let version = try connection.scalar("PRAGMA user_version")
+        let tableCount = try connection.scalar("SELECT count(*) FROM sqlite_master")
+        if version == .integer(0), tableCount == .integer(0) {
+            try prepareSchema(connection, isNew: true)
+            for index in Schema.indexes { try connection.execute(index) }
+            return
+        }
+        guard version == .integer(Int64(Schema.userVersion)) else {
+            throw ImportError(
+                .output,
+                "the database was not written by this version of healthetl (user_version \(version), expected "
+                    + "\(Schema.userVersion))", hint: "import into a new file")
+        }
+        for table in Schema.tables where table.name != "import_runs" && table.name != "import_warnings" {
+            try connection.execute("DELETE FROM \"\(table.name)\"")
+        }
+    }
+
+    public func write(_ item: ExportItem) throws {
+        do {
+            try writeItem(item)
+        } catch let error as SQLiteError {
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+    }
+
+    public func finish(_ summary: ImportSummary) throws {
+        do {
+            try writeRun(summary)
+            if target.isNew {
+                for index in Schema.indexes { try connection.execute(index) }
+            }
+            try connection.execute("ANALYZE")
+        } catch let error as SQLiteError {
+            target.rollback()
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+        try target.commit()
+    }
+
+    public func abort() { target.rollback() }
+
+    func count(_ table: String, _ increment: Int = 1) { rowCounts[table, default: 0] += increment }
+}
+
+/// Row ids assigned by the sink, so children can reference parents without asking SQLite.
+struct RowIDs {
+    var cumulative: Int64 = 0
+    var discrete: Int64 = 0
+    var category: Int64 = 0
+    var correlation: Int64 = 0
+    var workout: Int64 = 0
+    var event: Int64 = 0
+    var activity: Int64 = 0
+    var statistic: Int64 = 0
+    var route: Int64 = 0
+    var summary: Int64 = 0
+    var ecg: Int64 = 0
+    var clinical: Int64 = 0
+    var audiogram: Int64 = 0
+    var vision: Int64 = 0
+}
+
+/// What makes a top-level sample the same as a correlation's child: the export has no UUIDs.
+struct SampleIdentity: Hashable {
+    var type: String
+    var sourceID: Int
+    var start: Int64?
+    var end: Int64?
+    var value: Double?
+    var text: String?
+
+    init(_ sample: Sample) {
+        type = sample.type
+        sourceID = sample.source.id
+        start = sample.startDate?.seconds
+        end = sample.endDate?.seconds
+        value = sample.value
+        text = sample.textValue
+    }
+}

@@ -1,0 +1,106 @@
+import CSQLite
+
+/// A prepared statement, reused for every row of a table during an import.
+public final class SQLiteStatement {
+    private let handle: OpaquePointer
+    // Finalize must come before close: keep the connection alive.
+    private let connection: SQLiteConnection
+    public let sql: String
+
+    init(connection: SQLiteConnection, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(
+            connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw connection.error(code, sql: sql) }
+        handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: - Binding (1-based indexes, as in SQLite)
+
+    @inline(__always) public func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: Double?) {
+        if let value, value.isFinite { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: String?) {
+        guard let value else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        var text = value
+        text.withUTF8 { bytes in
+            _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
+        }
+    }
+
+    /// Binds text held in a caller's buffer (dates formatted without a `String`); SQLite copies it.
+    @inline(__always) public func bindText(_ index: Int32, _ bytes: UnsafePointer<UInt8>, count: Int) {
+        sqlite3_bind_text(handle, index, bytes, Int32(count), SQLITE_TRANSIENT)
+    }
+
+    public func bindBlob(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
+    }
+
+    @inline(__always) public func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+
+    public func bind(_ index: Int32, _ value: SQLiteValue) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let number): sqlite3_bind_int64(handle, index, number)
+        case .real(let number): sqlite3_bind_double(handle, index, number)
+        case .text(let text): bind(index, text)
+        case .blob(let bytes): bytes.withUnsafeBytes { bindBlob(index, $0) }
+        }
+    }
+
+    /// Executes the bound statement (an INSERT/UPDATE/DELETE) and resets it for the next row.
+    @inline(__always) public func run() throws {
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+    }
+
+    public func run(_ arguments: [SQLiteValue]) throws {
+        for (offset, value) in arguments.enumerated() { bind(Int32(offset + 1), value) }
+        defer { sqlite3_clear_bindings(handle) }
+        try run()
+    }
+
+    public func rows(_ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        for (offset, value) in arguments.enumerated() { bind(Int32(offset + 1), value) }
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var result: [[SQLiteValue]] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return result }
+            guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+            result.append((0..<sqlite3_column_count(handle)).map(column))
+        }
+    }
+
+    private func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let base = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+
+/// The database file of an import, made so that a failed or killed run never leaves a half-written database.
+///
+/// A new database is built in a temporary file beside the target (owner-only permissions, no journal: if
+/// the run fails the file is simply deleted) and renamed over the target only when complete. An existing
+/// database is updated inside one `BEGIN IMMEDIATE` transaction, so SQLite's journal restores it if the run
+/// dies, and a second importer waits for the lock instead of writing at the same time.
+final class SQLiteTarget {
+    let path: String
+    let isNew: Bool
+    let workingPath: String
+    let connection: SQLiteConnection
+    private var closed = false
+
+    /// How long to wait for another process's lock on an existing database.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    init(path: String) throws {
+        self.path = path
+        isNew = !FileManager.default.fileExists(atPath: path)
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            throw ImportError(.output, "the folder \(directory) does not exist", file: path)
+        }
+        if isNew {
+            workingPath = path + ".healthetl-\(getpid()).tmp"
+            unlink(workingPath)
+            // Create the file ourselves first, so it is owner-only from its first byte.
+            let descriptor = open(workingPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw ImportError(.output, "cannot create the database: \(String(cString: strerror(errno)))", file: path)
+            }
+            close(descriptor)
+        } else {
+            workingPath = path
+        }
+        do {
+            connection = try SQLiteConnection(path: workingPath)
+        } catch {
+            if isNew { unlink(workingPath) }
+            throw ImportError(.output, "cannot open the database: \(error)", file: path)
+        }
+        connection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+        do {
+            if isNew {
+                // Nothing to protect yet: if this run fails, the temporary file is deleted.
+                try connection.execute(
+                    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; "
+                        + "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF")
+            } else {
+                chmod(path, 0o600)
+                try connection.execute("PRAGMA cache_size = -65536; PRAGMA foreign_keys = OFF")
+            }
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch let error as SQLiteError where error.isBusy {
+            throw ImportError(
+                .locked, "the database is in use by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s)",
+                file: path, hint: "wait for the other import to finish")
+        } catch {
+            if isNew { unlink(workingPath) }
+            throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
+        }
+    }
+
+    /// Commits, and for a new database moves it into place.
+    func commit() throws {
+        do {
+            try connection.execute("COMMIT")
+            if isNew {
+                try connection.execute("PRAGMA journal_mode = DELETE")
+            }
+        } catch {
+            throw ImportError(.output, "cannot commit: \(error)", file: path)
+        }
+        if isNew {
+            let descriptor = open(workingPath, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                fsync(descriptor)
+                close(descriptor)
+            }
+            guard rename(workingPath, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(workingPath)
+                throw ImportError(.output, "cannot move the new database into place: \(reason)", file: path)
+            }
+        }
+        closed = true
+    }
+
+    /// Leaves everything as it was: rollback, or delete the unfinished new file.
+    func rollback() {
+        guard !closed else { return }
+        closed = true
+        try? connection.execute("ROLLBACK")
+        if isNew { unlink(workingPath) }
+    }
+}

@@ -1,0 +1,169 @@
+extension Schema {
+    static let otherTables: [SchemaTable] = [
+        SchemaTable(
+            name: "activity_summaries",
+            doc: "Daily Activity rings. `date` is a calendar day with no time zone.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("date", "TEXT", "`dateComponents`."),
+                column("active_energy_burned", "REAL", ""),
+                column("active_energy_burned_goal", "REAL", ""),
+                column("active_energy_burned_unit", "TEXT", ""),
+                column("apple_move_time", "REAL", "Minutes."),
+                column("apple_move_time_goal", "REAL", ""),
+                column("apple_exercise_time", "REAL", "Minutes."),
+                column("apple_exercise_time_goal", "REAL", ""),
+                column("apple_stand_hours", "REAL", ""),
+                column("apple_stand_hours_goal", "REAL", ""),
+                column("other_json", "TEXT", "Attributes of other versions (`appleMoveMinutes`), as JSON."),
+            ]),
+        SchemaTable(
+            name: "ecg_recordings",
+            doc: "ECG recordings from `electrocardiograms/*.csv`.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("file_name", "TEXT NOT NULL", ""),
+                column("recorded_date", "TEXT", "UTC."),
+                column("utc_offset", "TEXT", ""),
+                column("local_date", "TEXT", ""),
+                column("classification", "TEXT", "As written (localised)."),
+                column("symptoms", "TEXT", ""),
+                column("software_version", "TEXT", ""),
+                column("device", "TEXT", ""),
+                column("sample_rate_hz", "REAL", ""),
+                column("lead", "TEXT", ""),
+                column("unit", "TEXT", "Unit of the samples (`µV`)."),
+                column("sample_count", "INTEGER NOT NULL", ""),
+                column("samples", "BLOB", "The voltages as little-endian 32-bit floats, in `unit`."),
+                column("header_json", "TEXT", "The header lines as written, as JSON [[label, value], …]."),
+            ]),
+        SchemaTable(
+            name: "clinical_records",
+            doc: "Health Records (FHIR) with their resource JSON.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("type", "TEXT", "`HKClinicalTypeIdentifierLabResultRecord`, …"),
+                column("identifier", "TEXT", "FHIR resource id."),
+                column("source_name", "TEXT", "The institution."),
+                column("source_url", "TEXT", ""),
+                column("fhir_version", "TEXT", ""),
+                column("received_date", "TEXT", "UTC."),
+                column("resource_file_path", "TEXT", ""),
+                column("resource_json", "TEXT", "The FHIR resource (query with SQLite's JSON functions)."),
+                column("problem", "TEXT", "Why the resource could not be read, if so."),
+                column("xml_line", "INTEGER", ""),
+            ]),
+        SchemaTable(
+            name: "audiograms",
+            doc: "Hearing tests.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("type", "TEXT NOT NULL", ""),
+            ] + sourceColumns + sampleTimeColumns + [
+                column("xml_line", "INTEGER", "")
+            ]),
+        SchemaTable(
+            name: "audiogram_points",
+            doc: "`SensitivityPoint`s of audiograms.",
+            columns: [
+                column("audiogram_id", "INTEGER NOT NULL REFERENCES audiograms(id)", ""),
+                column("frequency", "REAL", ""),
+                column("frequency_unit", "TEXT", "`Hz`."),
+                column("left_ear_value", "REAL", ""),
+                column("left_ear_unit", "TEXT", "`dBHL`."),
+                column("right_ear_value", "REAL", ""),
+                column("right_ear_unit", "TEXT", ""),
+                column("attributes_json", "TEXT", "All attributes as written, including masking and clamping."),
+            ]),
+        SchemaTable(
+            name: "vision_prescriptions",
+            doc: "Glasses and contact lens prescriptions (iOS 16+).",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("type", "TEXT", "`glasses` or `contacts`."),
+                column("date_issued", "TEXT", "UTC."),
+                column("expiration_date", "TEXT", "UTC."),
+                column("brand", "TEXT", ""),
+                column("attributes_json", "TEXT", "All attributes as written (including the undeclared `device`)."),
+                column("right_eye_json", "TEXT", "`RightEye` attributes as JSON."),
+                column(
+                    "left_eye_json", "TEXT",
+                    "`LeftEye` attributes as JSON. Apple's exporter writes `nearPD` from the right eye."),
+                column("attachments_json", "TEXT", ""),
+            ]),
+        SchemaTable(
+            name: "me",
+            doc: "The characteristics (`Me`): one row per attribute.",
+            columns: [
+                column("key", "TEXT PRIMARY KEY", "`HKCharacteristicTypeIdentifierDateOfBirth`, …"),
+                column("value", "TEXT", "As exported (`\"\"` when unset)."),
+            ]),
+        SchemaTable(
+            name: "documents",
+            doc: "Files kept as they are: `export_cda.xml` (not well formed as Apple writes it).",
+            columns: [
+                column("name", "TEXT PRIMARY KEY", ""),
+                column("content", "BLOB", ""),
+            ]),
+        SchemaTable(
+            name: "import_runs",
+            doc: "One row per `healthetl import` that committed.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("input_path", "TEXT", ""),
+                column("input_size", "INTEGER", "Bytes on disk."),
+                column("input_kind", "TEXT", "`zip`, `folder` or `xml`."),
+                column("main_entry", "TEXT", "The export XML inside the input."),
+                column("export_date", "TEXT", "`ExportDate`, UTC."),
+                column("export_utc_offset", "TEXT", ""),
+                column("locale", "TEXT", "`HealthData@locale`."),
+                column("time_zone", "TEXT", "The zone used for `local_date`."),
+                column("started_at", "TEXT", "UTC."),
+                column("finished_at", "TEXT", "UTC."),
+                column("outcome", "TEXT", "`ok`."),
+                column("tool_version", "TEXT", ""),
+                column("summary_json", "TEXT", "Counts per kind, warnings, timings (the `--json` summary)."),
+            ]),
+        SchemaTable(
+            name: "import_warnings",
+            doc: "Counted warnings of each run (missing side files, unknown elements, flagged records, …).",
+            columns: [
+                column("run_id", "INTEGER NOT NULL REFERENCES import_runs(id)", ""),
+                column("message", "TEXT NOT NULL", ""),
+                column("count", "INTEGER NOT NULL", ""),
+            ]),
+    ]
+
+    /// Indexes for the common queries (one type over a date range; children by parent), created after the
+    /// bulk load, which is faster than maintaining them row by row.
+    public static let indexes: [String] = [
+        "CREATE INDEX cumulative_samples_type_start ON cumulative_samples(type, start_date)",
+        "CREATE INDEX discrete_samples_type_start ON discrete_samples(type, start_date)",
+        "CREATE INDEX category_samples_type_start ON category_samples(type, start_date)",
+        "CREATE INDEX cumulative_samples_local_date ON cumulative_samples(local_date, type)",
+        "CREATE INDEX discrete_samples_local_date ON discrete_samples(local_date, type)",
+        "CREATE INDEX category_samples_local_date ON category_samples(local_date, type)",
+        "CREATE INDEX metadata_parent ON metadata(parent_table, parent_id)",
+        "CREATE INDEX metadata_key ON metadata(key)",
+        "CREATE INDEX hrv_beats_sample ON hrv_beats(sample_id)",
+        "CREATE INDEX route_points_route ON route_points(route_id, seq)",
+        "CREATE INDEX workouts_start ON workouts(start_date)",
+        "CREATE INDEX correlation_samples_correlation ON correlation_samples(correlation_id)",
+    ]
+
+    /// Views for people browsing with Datasette or the sqlite3 shell.
+    public static let views: [String] = [
+        """
+        CREATE VIEW all_quantity_samples AS
+            SELECT 'cumulative' AS aggregation, * FROM cumulative_samples
+            UNION ALL SELECT 'discrete' AS aggregation, * FROM discrete_samples
+        """,
+        """
+        CREATE VIEW sleep AS
+            SELECT id, source_name, start_date, end_date, local_date,
+                   replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
+                   (julianday(end_date) - julianday(start_date)) * 24 AS hours
+            FROM category_samples WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
+        """,
+    ]
+}

@@ -1,0 +1,91 @@
+extension Schema {
+    static let workoutTables: [SchemaTable] = [
+        SchemaTable(
+            name: "workouts",
+            doc: "Workouts. iOS ≤ 15 exports carry totals as attributes (`total_*`); iOS 16+ exports carry them "
+                + "as `workout_statistics`.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("activity_type", "TEXT NOT NULL", "`HKWorkoutActivityTypeRunning`, …"),
+            ] + sourceColumns + sampleTimeColumns + [
+                column("duration", "REAL", "Duration as exported (excludes pauses)."),
+                column("duration_unit", "TEXT", "Unit of `duration` (`min`)."),
+                column("total_distance", "REAL", "Old-style total distance."),
+                column("total_distance_unit", "TEXT", ""),
+                column("total_energy_burned", "REAL", "Old-style total energy."),
+                column("total_energy_burned_unit", "TEXT", ""),
+                column("flags", "INTEGER NOT NULL DEFAULT 0", "As in the sample tables."),
+                column("xml_line", "INTEGER", ""),
+            ]),
+        SchemaTable(
+            name: "workout_events",
+            doc: "Pause/resume/lap/segment/marker events, of the workout or of one of its activities.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("workout_id", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+                column("activity_id", "INTEGER REFERENCES workout_activities(id)", "Set when nested in an activity."),
+                column("type", "TEXT NOT NULL", "`HKWorkoutEventTypePause`, …"),
+                column("date", "TEXT", "Start of the event, UTC."),
+                column("duration", "REAL", ""),
+                column("duration_unit", "TEXT", ""),
+            ]),
+        SchemaTable(
+            name: "workout_activities",
+            doc: "The activities of multisport or interval workouts (iOS 16+).",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("workout_id", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+                column("uuid", "TEXT", ""),
+                column("start_date", "TEXT", ""),
+                column("end_date", "TEXT", ""),
+                column("duration", "REAL", ""),
+                column("duration_unit", "TEXT", ""),
+            ]),
+        SchemaTable(
+            name: "workout_statistics",
+            doc: "Per-workout (or per-activity) statistics: `sum` for cumulative types, `average`/`minimum`/"
+                + "`maximum` for discrete ones.",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("workout_id", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+                column("activity_id", "INTEGER REFERENCES workout_activities(id)", ""),
+                column("type", "TEXT NOT NULL", "Quantity type identifier."),
+                column("start_date", "TEXT", ""),
+                column("end_date", "TEXT", ""),
+                column("average", "REAL", ""),
+                column("minimum", "REAL", ""),
+                column("maximum", "REAL", ""),
+                column("sum", "REAL", ""),
+                column("unit", "TEXT", ""),
+            ]),
+        SchemaTable(
+            name: "workout_routes",
+            doc: "Routes of workouts: a GPX file (iOS 13+) or inline locations (iOS 12).",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("workout_id", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+            ] + sourceColumns + [
+                column("start_date", "TEXT", ""),
+                column("end_date", "TEXT", ""),
+                column("creation_date", "TEXT", ""),
+                column("file_path", "TEXT", "`FileReference` path as exported."),
+                column("point_count", "INTEGER NOT NULL", "Rows in `route_points`."),
+                column("problem", "TEXT", "Why no points could be read (missing or broken GPX file), if so."),
+            ]),
+        SchemaTable(
+            name: "route_points",
+            doc: "Route locations.",
+            columns: [
+                column("route_id", "INTEGER NOT NULL REFERENCES workout_routes(id)", ""),
+                column("seq", "INTEGER NOT NULL", "Order within the route."),
+                column("time", "TEXT", "UTC, ISO 8601."),
+                column("latitude", "REAL NOT NULL", ""),
+                column("longitude", "REAL NOT NULL", ""),
+                column("elevation", "REAL", "Metres."),
+                column("speed", "REAL", "m/s; NULL where the device marked it invalid (-1)."),
+                column("course", "REAL", "Degrees; NULL where invalid."),
+                column("horizontal_accuracy", "REAL", "Metres."),
+                column("vertical_accuracy", "REAL", "Metres."),
+            ]),
+    ]
+}

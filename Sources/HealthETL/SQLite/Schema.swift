@@ -1,0 +1,47 @@
+/// The SQLite schema: healthetl's public API. Changing a table here changes docs/schema.md (a test
+/// regenerates it and compares) and needs a `userVersion` bump with a migration.
+public enum Schema {
+    /// `PRAGMA user_version` of databases this version writes.
+    public static let userVersion = 1
+
+    static let sampleTimeColumns = [
+        column("start_date", "TEXT", "Start instant, UTC, ISO 8601 (`2019-06-18T01:07:11Z`)."),
+        column("end_date", "TEXT", "End instant, UTC, ISO 8601."),
+        column("creation_date", "TEXT", "When the sample was saved on the phone, UTC; often absent."),
+        column(
+            "utc_offset", "TEXT",
+            "The offset the export wrote the dates in (`-04:00`): the phone's offset at export time, the same for "
+                + "every date in one export, so it says nothing about where the sample happened."),
+        column(
+            "local_date", "TEXT",
+            "Calendar day (`YYYY-MM-DD`) of the start in the sample's own `HKTimeZone` metadata when it has "
+                + "one, else in the import's time zone (`--timezone`, default the machine's)."),
+    ]
+
+    static let sourceColumns = [
+        column("source_id", "INTEGER NOT NULL REFERENCES sources(id)", "The app or device that wrote it."),
+        column("source_name", "TEXT NOT NULL", "`sourceName` as exported (`Jonathan’s Apple Watch`, `Health`)."),
+    ]
+
+    static func sampleTable(_ name: String, _ doc: String, valueType: String, valueDoc: String) -> SchemaTable {
+        SchemaTable(
+            name: name, doc: doc,
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", "Row id, stable within one database."),
+                column("type", "TEXT NOT NULL", "The HealthKit identifier as exported (`HKQuantityTypeIdentifierStepCount`)."),
+            ] + sourceColumns + sampleTimeColumns + [
+                column("value", valueType, valueDoc),
+                column("unit", "TEXT", "Unit of `value` (quantities; NULL for categories)."),
+                column("raw_value", valueType, "The value exactly as exported."),
+                column("raw_unit", "TEXT", "The unit exactly as exported (the user's display unit)."),
+                column(
+                    "flags", "INTEGER NOT NULL DEFAULT 0",
+                    "Bit set of problems found in the record, which is kept anyway: 1 start after end, 2 missing "
+                        + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date, 64 "
+                        + "missing or non-numeric value, 128 missing unit."),
+                column("xml_line", "INTEGER", "Line of the `<Record` tag in the export XML."),
+            ])
+    }
+
+    public static let tables: [SchemaTable] = sampleTables + workoutTables + otherTables
+}

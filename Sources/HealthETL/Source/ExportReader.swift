@@ -1,0 +1,138 @@
+/// The source of the pipeline: every item of an export, in document order, then the side files that are
+/// not referenced from the XML (ECG recordings, the CDA document).
+///
+/// Pull-based: `next()` parses just enough of the XML to produce one item, so memory stays at one chunk plus
+/// the item being built. Side files a workout or clinical record references are read when that item is
+/// produced; a missing or broken side file is a counted warning, never a failed import.
+public final class ExportReader {
+    public let container: ExportContainer
+    private let decoder = ExportDecoder()
+    private let document: XMLDocumentReader
+    private var queueIndex = 0
+    private var xmlFinished = false
+    private var trailingItems: [ExportItem]?
+    private var sideFileWarnings: [String: Int] = [:]
+
+    public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
+        self.container = container
+        document = XMLDocumentReader(stream: try container.openMain(), handler: decoder, chunkSize: chunkSize)
+        decoder.parser = document.saxParser
+    }
+
+    /// Bytes of the main XML read so far, and its size when known.
+    public var progress: (done: UInt64, total: UInt64?) { (document.bytesRead, container.mainSize) }
+
+    /// XML-illegal control characters removed from the main XML.
+    public var removedControlCharacters: Int { document.removedControlCharacters }
+
+    /// Counted warnings from the XML and the side files.
+    public var warnings: [String: Int] {
+        decoder.warnings.merging(sideFileWarnings, uniquingKeysWith: +)
+    }
+
+    public var elementCounts: [String: Int] { decoder.elementCounts }
+
+    public func next() throws -> ExportItem? {
+        while queueIndex >= decoder.pending.count {
+            decoder.pending.removeAll(keepingCapacity: true)
+            queueIndex = 0
+            if xmlFinished { return try nextTrailingItem() }
+            do {
+                xmlFinished = try !document.step()
+            } catch let error as ImportError {
+                throw error.located(file: container.path, entry: container.entryLabel)
+            }
+        }
+        let item = decoder.pending[queueIndex]
+        queueIndex += 1
+        switch item {
+        case .workout(var workout):
+            resolveRoutes(&workout)
+            return .workout(workout)
+        case .clinicalRecord(var record):
+            resolveResource(&record)
+            return .clinicalRecord(record)
+        default:
+            return item
+        }
+    }
+
+    private func warn(_ message: String) { sideFileWarnings[message, default: 0] += 1 }
+
+    private func resolveRoutes(_ workout: inout Workout) {
+        for index in workout.routes.indices {
+            guard let path = workout.routes[index].filePath else { continue }
+            do {
+                guard let stream = try container.openSideFile(path) else {
+                    workout.routes[index].problem = "route file \(path) is not in the export"
+                    warn("route file referenced but missing (the exporter writes none for an empty route)")
+                    continue
+                }
+                workout.routes[index].points = try GPXReader.read(stream)
+            } catch let error as ImportError {
+                let located = error.located(file: container.path, entry: container.sideFileLabel(path))
+                workout.routes[index].problem = located.description
+                warn("route file unreadable: \(located.description)")
+            } catch {
+                workout.routes[index].problem = "\(error)"
+                warn("route file unreadable: \(error)")
+            }
+        }
+    }
+
+    /// FHIR resources are small documents; 64 MB is far beyond any real one.
+    private static let maximumSideFileSize = 64 * 1024 * 1024
+
+    private func resolveResource(_ record: inout ClinicalRecord) {
+        guard let path = record.resourceFilePath else { return }
+        do {
+            guard let stream = try container.openSideFile(path) else {
+                record.problem = "FHIR file \(path) is not in the export"
+                warn("clinical record file referenced but missing")
+                return
+            }
+            let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
+            record.resourceJSON = String(decoding: bytes, as: UTF8.self)
+        } catch {
+            record.problem = "\(error)"
+            warn("clinical record file unreadable: \(error)")
+        }
+    }
+
+    /// ECG CSVs and CDA documents come after the XML, as the exporter writes them.
+    private func nextTrailingItem() throws -> ExportItem? {
+        if trailingItems == nil {
+            trailingItems = []
+            for path in container.sideFiles(in: "electrocardiograms") where path.lowercased().hasSuffix(".csv") {
+                do {
+                    guard let stream = try container.openSideFile(path) else { continue }
+                    let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
+                    let name = String(path.split(separator: "/").last ?? Substring(path))
+                    trailingItems?.append(.electrocardiogram(try ECGReader.read(fileName: name, bytes: bytes)))
+                } catch let error as ImportError {
+                    warn("ECG file unreadable: \(error.located(file: container.path, entry: container.sideFileLabel(path)))")
+                } catch {
+                    warn("ECG file unreadable: \(path): \(error)")
+                }
+            }
+            if let cda = cdaDocumentPath(), let stream = try? container.openSideFile(cda),
+                let bytes = try? stream.readAll(limit: Self.maximumSideFileSize)
+            {
+                trailingItems?.append(.document(name: cda, bytes: bytes))
+            }
+        }
+        guard let first = trailingItems?.first else { return nil }
+        trailingItems?.removeFirst()
+        return first
+    }
+
+    /// `export_cda.xml` beside the main XML; its prefix is localised, the `_cda` suffix is not.
+    private func cdaDocumentPath() -> String? {
+        let main = container.mainEntry.split(separator: "/").last.map(String.init) ?? container.mainEntry
+        let base = main.hasSuffix(".xml") ? String(main.dropLast(4)) : main
+        for candidate in [base + "_cda.xml", "export_cda.xml"] {
+            if (try? container.openSideFile(candidate)) != nil { return candidate }
+        }
+        return nil
+    }
+}

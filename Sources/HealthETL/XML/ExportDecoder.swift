@@ -1,0 +1,237 @@
+/// Turns the SAX events of an export.xml into `ExportItem`s.
+///
+/// Every element kind of the format (reference §4) has a place here. Nothing is dropped silently: records
+/// with missing or inconsistent attributes are kept and flagged, and elements the decoder does not know are
+/// counted in `warnings`.
+final class ExportDecoder: SAXHandler {
+    /// Items decoded and not yet taken by the reader.
+    var pending: [ExportItem] = []
+    /// Counted oddities, by message (`unknown element <Foo>`), for the run summary.
+    private(set) var warnings: [String: Int] = [:]
+    /// How many elements of each kind were seen (for the summary and tests).
+    private(set) var elementCounts: [String: Int] = [:]
+    /// Set to the parser once it exists, to raise errors and read line numbers.
+    weak var parser: SAXParser?
+
+    var sources = SourceInterner()
+    var elements = NameTable<ExportElement>(fallback: .unknown)
+    var attributeNames = NameTable<ExportAttribute>(fallback: .other)
+    var typeStrings = ByteInterner(capacity: 8)
+    var nameStrings = ByteInterner(capacity: 16)
+    var versionStrings = ByteInterner(capacity: 16)
+    var unitStrings = ByteInterner(capacity: 8)
+    var keyStrings = ByteInterner(capacity: 64)
+    var valueStrings = ByteInterner(capacity: 32)
+
+    var stack: [ExportElement] = []
+    var sawRoot = false
+
+    var sample: Sample?
+    var correlation: Correlation?
+    var workout: Workout?
+    var activityIndex: Int?
+    var route: WorkoutRoute?
+    var audiogram: Audiogram?
+    var vision: VisionPrescription?
+
+    var line: Int32 { Int32(clamping: parser?.line ?? 0) }
+
+    func attributeNameLookup(_ attributes: XMLAttributes, _ index: Int) -> ExportAttribute {
+        attributeNames.lookup(attributes.nameIdentity(index), attributes.name(index))
+    }
+
+    func typeString(_ bytes: XMLBytes) -> String { typeStrings.string(bytes) }
+    func nameString(_ bytes: XMLBytes) -> String { nameStrings.string(bytes) }
+    func versionString(_ bytes: XMLBytes) -> String { versionStrings.string(bytes) }
+    func unitString(_ bytes: XMLBytes) -> String { unitStrings.string(bytes) }
+
+    var currentActivityIndex: Int? {
+        get { activityIndex }
+        set { activityIndex = newValue }
+    }
+
+    func setCorrelation(_ item: Correlation) { correlation = item }
+    func setWorkout(_ item: Workout) { workout = item }
+    func setRoute(_ item: WorkoutRoute) { route = item }
+    func setAudiogram(_ item: Audiogram) { audiogram = item }
+
+    /// Applies `change` to the open workout; false when there is none.
+    func appendToWorkout(_ change: (inout Workout) -> Void) -> Bool {
+        guard workout != nil else { return false }
+        change(&workout!)
+        return true
+    }
+
+    func appendToRoute(_ point: RoutePoint) -> Bool {
+        guard route != nil else { return false }
+        route?.points.append(point)
+        return true
+    }
+
+    func warn(_ message: String) { warnings[message, default: 0] += 1 }
+
+    // MARK: - SAX events
+
+    func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
+        let element = elements.lookup(identity, name)
+        if !sawRoot {
+            sawRoot = true
+            guard element == .healthData else {
+                let root = String(decoding: name, as: UTF8.self)
+                parser?.stop(
+                    with: ImportError(
+                        .input, "not an Apple Health export: the root element is <\(root)>, not <HealthData>"))
+                return
+            }
+        }
+        stack.append(element)
+        switch element {
+        case .record: startRecord(attributes)
+        case .metadataEntry: addMetadata(attributes)
+        case .beat: addBeat(attributes)
+        case .hrvList: break
+        case .workoutEvent: addWorkoutEvent(attributes)
+        case .workoutActivity: startWorkoutActivity(attributes)
+        case .workoutStatistics: addWorkoutStatistic(attributes)
+        case .workoutRoute: startRoute(attributes)
+        case .fileReference: route?.filePath = string(attributes, .path)
+        case .location: addLocation(attributes)
+        case .workout: startWorkout(attributes)
+        case .correlation: startCorrelation(attributes)
+        case .healthData:
+            pending.append(.header(locale: string(attributes, .locale), exportDate: nil))
+        case .exportDate:
+            let date = timestamp(attributes, .value)
+            pending.append(.header(locale: nil, exportDate: date))
+        case .me:
+            pending.append(.characteristics(Characteristics(attributes: allAttributes(attributes))))
+        case .activitySummary: addActivitySummary(attributes)
+        case .clinicalRecord: addClinicalRecord(attributes)
+        case .audiogram: startAudiogram(attributes)
+        case .sensitivityPoint: audiogram?.points.append(allAttributes(attributes))
+        case .visionPrescription:
+            vision = VisionPrescription(attributes: allAttributes(attributes), line: line)
+        case .rightEye, .leftEye:
+            vision?.eyes.append((element.rawValue, allAttributes(attributes)))
+        case .attachment:
+            vision?.attachments.append(allAttributes(attributes).first { $0.name == "identifier" }?.value ?? "")
+        case .unknown:
+            warn("unknown element <\(String(decoding: name, as: UTF8.self))> (ignored)")
+        }
+    }
+
+    func endElement(_ name: XMLBytes, identity: UnsafeRawPointer) {
+        guard let element = stack.popLast() else { return }
+        elementCounts[element.rawValue, default: 0] += 1
+        switch element {
+        case .record: endRecord()
+        case .correlation:
+            if let correlation { pending.append(.correlation(correlation)) }
+            correlation = nil
+        case .workoutActivity: activityIndex = nil
+        case .workoutRoute:
+            if let route { workout?.routes.append(route) }
+            route = nil
+        case .workout:
+            if let workout { pending.append(.workout(workout)) }
+            workout = nil
+        case .audiogram:
+            if let audiogram { pending.append(.audiogram(audiogram)) }
+            audiogram = nil
+        case .visionPrescription:
+            if let vision { pending.append(.visionPrescription(vision)) }
+            vision = nil
+        default: break
+        }
+    }
+
+    func text(_ bytes: XMLBytes) {}
+
+    // MARK: - Records
+
+    private func startRecord(_ attributes: XMLAttributes) {
+        var common = commonAttributes(attributes)
+        var record = Sample(type: common.type ?? "", source: common.source, line: line)
+        record.unit = common.unit
+        record.creationDate = common.creationDate
+        record.startDate = common.startDate
+        record.endDate = common.endDate
+        if common.type == nil { common.flags.insert(.missingType) }
+        if let raw = common.rawValue {
+            if record.isCategory {
+                record.textValue = valueStrings.string(raw)
+            } else if let number = NumberParsing.parseDouble(raw) {
+                record.value = number
+            } else {
+                record.textValue = XMLText.decode(raw)
+                common.flags.insert(.badValue)
+            }
+        } else if !record.isCategory {
+            common.flags.insert(.badValue)
+        }
+        if !record.isCategory, record.unit == nil, record.value != nil { common.flags.insert(.missingUnit) }
+        record.flags = common.flags
+        sample = record
+    }
+
+    private func endRecord() {
+        guard var record = sample else { return }
+        sample = nil
+        if !record.beats.isEmpty { BeatTimes.anchor(&record.beats, to: record.startDate) }
+        if correlation != nil {
+            correlation?.children.append(record)
+        } else {
+            pending.append(.sample(record))
+        }
+    }
+
+    private func addMetadata(_ attributes: XMLAttributes) {
+        var key: String?
+        var value: String?
+        for index in 0..<attributes.count {
+            switch attributeNameLookup(attributes, index) {
+            case .key: key = keyStrings.string(attributes.value(index))
+            case .value: value = XMLText.decode(attributes.value(index))
+            default: break
+            }
+        }
+        guard let key else {
+            warn("MetadataEntry without a key (ignored)")
+            return
+        }
+        let entry = MetadataEntry(key: key, value: value ?? "")
+        // The innermost open element that carries metadata owns the entry.
+        let owner = stack.count >= 2 ? stack[stack.count - 2] : .unknown
+        switch owner {
+        case .record: sample?.metadata.append(entry)
+        case .correlation: correlation?.metadata.append(entry)
+        case .workout: workout?.metadata.append(entry)
+        case .workoutEvent:
+            if let last = workout?.events.indices.last { workout?.events[last].metadata.append(entry) }
+        case .workoutActivity:
+            if let activityIndex { workout?.activities[activityIndex].metadata.append(entry) }
+        case .workoutRoute: route?.metadata.append(entry)
+        case .audiogram: audiogram?.metadata.append(entry)
+        case .visionPrescription: vision?.metadata.append(entry)
+        default: warn("MetadataEntry inside <\(owner.rawValue)> (ignored)")
+        }
+    }
+
+    private func addBeat(_ attributes: XMLAttributes) {
+        guard sample != nil else {
+            warn("InstantaneousBeatsPerMinute outside a Record (ignored)")
+            return
+        }
+        var bpm: Double?
+        var time = ""
+        for index in 0..<attributes.count {
+            switch attributeNameLookup(attributes, index) {
+            case .bpm:
+                bpm = NumberParsing.parseLocalizedDouble(Substring(XMLText.decode(attributes.value(index))))
+            case .time: time = XMLText.decode(attributes.value(index))
+            default: break
+            }
+        }
+        sample?.beats.append(HeartbeatReading(bpm: bpm, seconds: nil, rawTime: time))
+    }
+}

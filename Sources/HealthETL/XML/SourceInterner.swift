@@ -1,0 +1,66 @@
+import Glibc
+
+/// Interns sources (name, version, device) so millions of samples share a few `SampleSource` objects.
+struct SourceInterner {
+    private struct Key: Hashable {
+        var name: String
+        var version: String?
+        var device: String?
+    }
+
+    private var sources: [Key: SampleSource] = [:]
+    private var last: (key: Key, source: SampleSource)?
+    private var deviceKeys: [[UInt8]] = []
+    private var devices: [Device] = []
+    private var nextDevice = 0
+    private var deviceCache: [String: Device] = [:]
+
+    /// Every source seen, in order of first appearance.
+    private(set) var all: [SampleSource] = []
+
+    mutating func source(name: String, version: String?, device: Device?) -> SampleSource {
+        let key = Key(name: name, version: version, device: device?.key)
+        if let last, last.key == key { return last.source }
+        let source: SampleSource
+        if let known = sources[key] {
+            source = known
+        } else {
+            source = SampleSource(id: all.count + 1, name: name, version: version, device: device)
+            sources[key] = source
+            all.append(source)
+        }
+        last = (key, source)
+        return source
+    }
+
+    /// The device of a `device` attribute. The `0x…` address differs on every record, so the cache compares
+    /// the bytes after it.
+    mutating func device(_ bytes: XMLBytes) -> Device {
+        var start = 0
+        let prefix: [UInt8] = Array("<<HKDevice:".utf8)
+        if bytes.count > prefix.count, bytes[0..<prefix.count].elementsEqual(prefix),
+            let close = bytes.firstIndex(of: UInt8(ascii: ">"))
+        {
+            start = close + 1
+        }
+        let tail = UnsafeBufferPointer(rebasing: bytes[start...])
+        for index in 0..<deviceKeys.count where deviceKeys[index].count == tail.count {
+            let equal = deviceKeys[index].withUnsafeBufferPointer {
+                tail.isEmpty || memcmp($0.baseAddress!, tail.baseAddress!, tail.count) == 0
+            }
+            if equal { return devices[index] }
+        }
+        let device = Device(description: XMLText.decode(bytes))
+        let shared = deviceCache[device.key] ?? device
+        deviceCache[device.key] = shared
+        if deviceKeys.count < 16 {
+            deviceKeys.append(Array(tail))
+            devices.append(shared)
+        } else {
+            deviceKeys[nextDevice] = Array(tail)
+            devices[nextDevice] = shared
+            nextDevice = (nextDevice + 1) % 16
+        }
+        return shared
+    }
+}
