@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import HealthETL
+
+/// The real exports in ../shared/fixtures/real, checked against the independent `analysis.txt` written
+/// beside each. Skipped (with a note) in a clone that has no ../shared.
+struct RealFixtureTests {
+    /// `element counts: Record=3352, MetadataEntry=7, …` and the `record types` table of analysis.txt.
+    struct Analysis {
+        var elements: [String: Int] = [:]
+        var recordTypes: [String: Int] = [:]
+        var controlCharacters = 0
+
+        init(path: String) throws {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            var inTypes = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("element counts:") {
+                    for pair in line.dropFirst("element counts:".count).split(separator: ",") {
+                        let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=")
+                        if parts.count == 2, let count = Int(parts[1]) { elements[String(parts[0])] = count }
+                    }
+                } else if line.hasPrefix("control chars removed:") {
+                    controlCharacters = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                } else if line.hasPrefix("record types") {
+                    inTypes = true
+                } else if inTypes {
+                    let fields = line.trimmingCharacters(in: .whitespaces).split(separator: "\t")
+                    if line.hasPrefix("  "), fields.count >= 2, let count = Int(fields[1]) {
+                        recordTypes[String(fields[0])] = count
+                    } else {
+                        inTypes = false
+                    }
+                }
+            }
+        }
+    }
+
+    static let fixtures: [(export: String, analysis: String)] = [
+        ("rgosdin-ios12-v8/export.zip", "rgosdin-ios12-v8/analysis.txt"),
+        ("rgosdin-ios12-v8/export.xml", "rgosdin-ios12-v8/analysis.txt"),
+        ("dogsheep-excerpt/export.xml", "dogsheep-excerpt/analysis.txt"),
+    ]
+
+    @Test(arguments: fixtures.indices)
+    func parsesWithTheCountsOfTheIndependentAnalysis(_ index: Int) throws {
+        let fixture = Self.fixtures[index]
+        guard let export = Fixtures.real(fixture.export), let analysisPath = Fixtures.real(fixture.analysis) else {
+            print("skipped: ../shared/fixtures/real/\(fixture.export) is not present in this checkout")
+            return
+        }
+        let analysis = try Analysis(path: analysisPath)
+        let (items, reader) = try readAllItems(export)
+        var types: [String: Int] = [:]
+        for sample in items.samples { types[sample.type, default: 0] += 1 }
+        #expect(types == analysis.recordTypes)
+        // Element counts: Records counted at top level only are in `records`, children of correlations apart.
+        for (element, count) in analysis.elements where element != "HealthData" {
+            #expect(reader.elementCounts[element] == count, "\(element)")
+        }
+        #expect(reader.removedControlCharacters == analysis.controlCharacters)
+        #expect(reader.warnings.isEmpty, "\(reader.warnings)")
+    }
+
+    @Test func dogsheepInlineRouteAndOldWorkoutTotals() throws {
+        guard let export = Fixtures.real("dogsheep-excerpt/export.xml") else {
+            print("skipped: ../shared is not present")
+            return
+        }
+        let (items, _) = try readAllItems(export)
+        let workout = try #require(items.workouts.first)
+        #expect(workout.totalDistance != nil)
+        #expect(workout.totalEnergyBurned != nil)
+        #expect(workout.routes.first?.points.count == 2)
+        let link = items.samples.flatMap(\.metadata).first { $0.key == "Withings Link" }
+        #expect(link?.value == "withings-bd2://timeline/measure?userid=12345&date=482685932&type=1")
+    }
+
+    @Test func dogsheepFolderResolvesTheGPXRoute() throws {
+        guard let folder = Fixtures.real("dogsheep-excerpt/zip_contents") else {
+            print("skipped: ../shared is not present")
+            return
+        }
+        let (items, reader) = try readAllItems(folder)
+        let route = try #require(items.workouts.first?.routes.first)
+        #expect(route.problem == nil, "\(route.problem ?? "")")
+        #expect(route.points.count > 0)
+        #expect(reader.warnings.isEmpty, "\(reader.warnings)")
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import HealthETL
+
+struct SQLiteSinkTests {
+    static let body = """
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" device="&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, model:iPhone&gt;" unit="count" startDate="2024-02-01 23:30:00 +0100" endDate="2024-02-01 23:40:00 +0100" value="100"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" device="&lt;&lt;HKDevice: 0x2&gt;, name:iPhone, model:iPhone&gt;" unit="count" startDate="2024-02-02 00:30:00 +0100" endDate="2024-02-02 00:40:00 +0100" value="50"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="61">
+          <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/>
+         </Record>
+         <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="120"/>
+         <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Cuff" unit="mmHg" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="80"/>
+         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Watch" startDate="2024-02-01 23:00:00 +0100" endDate="2024-02-02 07:00:00 +0100" value="HKCategoryValueSleepAnalysisInBed"/>
+         <Record type="HKDataTypeSleepDurationGoal" sourceName="Health" unit="hr" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="8"/>
+         <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100">
+          <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="120"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Cuff" unit="mmHg" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="80"/>
+         </Correlation>
+         <ActivitySummary dateComponents="2024-02-01" activeEnergyBurned="590.252" activeEnergyBurnedGoal="630" activeEnergyBurnedUnit="kcal" appleMoveMinutes="3"/>
+        """
+
+    func importBody(_ body: String = body, into database: String, zone: String = "Europe/Berlin") throws -> ImportSummary {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = directory.write("export.xml", exportXML(body))
+        return try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: zone)!).run()
+    }
+
+    @Test func writesEveryKindToItsTable() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        let summary = try importBody(into: database)
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples") == .integer(2))
+        // Heart rate, both blood pressures and the unknown HKDataType (treated as discrete).
+        #expect(try db.scalar("SELECT count(*) FROM discrete_samples") == .integer(4))
+        #expect(try db.scalar("SELECT count(*) FROM category_samples") == .integer(1))
+        // Correlation children are linked to the top-level copies, not stored twice.
+        #expect(try db.scalar("SELECT count(*) FROM correlation_samples") == .integer(2))
+        #expect(try db.scalar("SELECT count(DISTINCT sample_id) FROM correlation_samples") == .integer(2))
+        #expect(try db.scalar("SELECT typeof(value) FROM discrete_samples LIMIT 1") == .text("real"))
+        // 23:30 +0100 is the 1st in Berlin; 00:30 +0100 the 2nd.
+        #expect(
+            try db.query("SELECT local_date, value FROM cumulative_samples ORDER BY id")
+                == [[.text("2024-02-01"), .real(100)], [.text("2024-02-02"), .real(50)]])
+        #expect(try db.scalar("SELECT start_date FROM cumulative_samples WHERE id = 1") == .text("2024-02-01T22:30:00Z"))
+        #expect(try db.scalar("SELECT utc_offset FROM cumulative_samples WHERE id = 1") == .text("+01:00"))
+        // One source row for the phone although each record had another device address.
+        #expect(try db.scalar("SELECT count(*) FROM sources WHERE name = 'Phone'") == .integer(1))
+        #expect(try db.scalar("SELECT number FROM metadata WHERE key = 'HKMetadataKeyHeartRateMotionContext'") == .real(1))
+        #expect(try db.scalar("SELECT other_json FROM activity_summaries") == .text("{\"appleMoveMinutes\":3.0}"))
+        #expect(try db.scalar("SELECT count(*) FROM me") == .integer(2))
+        #expect(try db.scalar("SELECT outcome FROM import_runs") == .text("ok"))
+        #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)))
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(summary.rows["cumulative_samples"] == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+    }
+
+    @Test func theDatabaseMatchesTheSchemaDescription() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        _ = try importBody(into: database)
+        let db = try SQLiteConnection(path: database, create: false)
+        for table in Schema.tables {
+            let columns = try db.query("SELECT name FROM pragma_table_info(?)", [.text(table.name)])
+            #expect(columns == table.columnNames.map { [.text($0)] }, "\(table.name)")
+        }
+    }
+
+    @Test func docsSchemaIsCurrent() throws {
+        let path = (Fixtures.repositoryRoot as NSString).appendingPathComponent("docs/schema.md")
+        let committed = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(committed == SchemaDocumentation.markdown(), "run: swift run healthetl schema > docs/schema.md")
+    }
+
+    @Test func reimportingReplacesInsteadOfDuplicating() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        _ = try importBody(into: database)
+        _ = try importBody(into: database)
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples") == .integer(2))
+        #expect(try db.scalar("SELECT count(*) FROM import_runs") == .integer(2))
+    }
+
+    @Test func aFailedImportLeavesTheDatabaseAsItWas() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        _ = try importBody(into: database)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        // Well-formed up to a point, then broken: the error comes after rows were written.
+        #expect(throws: ImportError.self) {
+            _ = try importBody(Self.body + "\n <Record type=\"X\" value=\"1\">\n", into: database)
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: database))
+        #expect(before == after)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(leftovers == ["health.sqlite"])
+    }
+
+    @Test func aFailedFirstImportLeavesNoFile() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        #expect(throws: ImportError.self) { _ = try importBody(Self.body + "\n <Record>\n", into: database) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func refusesADatabaseOfAnotherApplication() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("other.sqlite")
+        let other = try SQLiteConnection(path: database)
+        try other.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+        #expect(throws: ImportError.self) { _ = try importBody(into: database) }
+        #expect(try other.scalar("SELECT text FROM notes") == .text("mine"))
+    }
+}

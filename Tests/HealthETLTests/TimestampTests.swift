@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import HealthETL
+
+struct TimestampTests {
+    @Test func parsesTheExportFormat() throws {
+        let date = try #require(Timestamp.parse("2019-06-17 21:07:11 -0400"))
+        #expect(date.offsetSeconds == -4 * 3600)
+        #expect(TimestampFormatting.utcString(date.seconds) == "2019-06-18T01:07:11Z")
+        #expect(Timestamp.parse("2016-02-29 00:00:00 +0530")?.offsetSeconds == 19_800)
+        #expect(Timestamp.parse("2019-06-17 21:07:11 +00:00")?.offsetSeconds == 0)
+        #expect(Timestamp.parse("2019-06-17T21:07:11Z").map { TimestampFormatting.utcString($0.seconds) } == "2019-06-17T21:07:11Z")
+    }
+
+    @Test(arguments: [
+        "", "2019-06-17", "2019-13-01 00:00:00 +0000", "2019-02-29 00:00:00 +0000", "2019-06-17 24:00:00 +0000",
+        "2019-06-17 21:07:11 0400", "2019-06-17 21:07:11 -04", "2019/06/17 21:07:11 -0400", "２０１９-06-17 21:07:11 -0400",
+        "2019-06-17 21:07:11 -0400 extra",
+    ])
+    func rejectsWhatIsNotTheFormat(_ text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+
+    /// Compares the hand-written parser with Foundation's on pseudo-random instants and offsets.
+    @Test func agreesWithFoundation() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss ZZZ"
+        var state: UInt64 = 42
+        func random(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        for _ in 0..<2000 {
+            let seconds = Int64(random(4_000_000_000)) - 500_000_000
+            let offset = (Int(random(57)) - 28) * 1800
+            formatter.timeZone = TimeZone(secondsFromGMT: offset)
+            let text = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            let parsed = try #require(Timestamp.parse(text), "\(text)")
+            #expect(parsed.seconds == seconds, "\(text)")
+            #expect(Int(parsed.offsetSeconds) == offset, "\(text)")
+            let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            #expect(TimestampFormatting.utcString(seconds) == iso)
+        }
+    }
+
+    @Test func localDatesFollowTheZoneAcrossDaylightSavingTime() throws {
+        var resolver = LocalDateResolver(timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+        // 2024-03-31 is the spring-forward day in Berlin: 00:30 local is 23:30 UTC the day before.
+        let beforeMidnightUTC = try #require(Timestamp.parse("2024-03-30 23:30:00 +0000"))
+        #expect(TimestampFormatting.dayString(resolver.day(of: beforeMidnightUTC)) == "2024-03-31")
+        // In summer Berlin is UTC+2: 22:30 UTC is already the next day.
+        let summer = try #require(Timestamp.parse("2024-07-01 22:30:00 +0000"))
+        #expect(TimestampFormatting.dayString(resolver.day(of: summer)) == "2024-07-02")
+        // A sample's HKTimeZone wins over the import zone.
+        #expect(TimestampFormatting.dayString(resolver.day(of: summer, zoneName: "America/New_York")) == "2024-07-01")
+        // Unknown zone names fall back to the import zone instead of failing.
+        #expect(TimestampFormatting.dayString(resolver.day(of: summer, zoneName: "Mars/Olympus")) == "2024-07-02")
+    }
+}
