@@ -19,7 +19,7 @@ public struct Tool {
     public static let usage = """
         OVERVIEW: Turn the Health app's export.zip into a SQLite database.
 
-        USAGE: healthetl import <export> --db <path> [--timezone <zone>] [--quiet] [--json]
+        USAGE: healthetl import <export> --db <path> [--timezone <zone>] [--wait <seconds>] [--quiet] [--json]
                healthetl schema
 
         ARGUMENTS:
@@ -28,6 +28,7 @@ public struct Tool {
         OPTIONS:
           --db <path>             The SQLite database to write (created if missing).
           --timezone <zone>       IANA zone deciding each sample's local_date (default: this machine's).
+          --wait <seconds>        How long to wait for another import holding the database. (default: 10)
           --quiet                 Print nothing on success (for cron); errors still go to stderr.
           --json                  Print a machine-readable summary on stdout.
           --version               Show the version.
@@ -66,7 +67,7 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone"], flagOptions: ["--quiet", "--json", "--help"])
+                rawArguments, valueOptions: ["--db", "--timezone", "--wait"], flagOptions: ["--quiet", "--json", "--help"])
         } catch {
             return usageError(error)
         }
@@ -90,9 +91,17 @@ public struct Tool {
             }
             timeZone = zone
         }
+        var lockTimeout = 10.0
+        if let text = arguments.values["--wait"] {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+                return usageError(UsageError(message: "The value '\(text)' is invalid for '--wait <seconds>'"))
+            }
+            lockTimeout = seconds
+        }
         let quiet = arguments.flags.contains("--quiet")
         let json = arguments.flags.contains("--json")
         var job = ImportJob(inputPath: input, databasePath: database, timeZone: timeZone)
+        job.lockTimeoutSeconds = lockTimeout
         let bar = ProgressBar(write: standardError)
         if errorIsTerminal && !quiet && !json {
             job.progress = { bar.update(done: $0, total: $1) }

@@ -8,6 +8,8 @@ public struct ImportJob {
     public var databasePath: String
     public var timeZone: TimeZone
     public var stages: [any ExportStage] = []
+    /// How long to wait for another import's lock on the database before giving up.
+    public var lockTimeoutSeconds: Double = 10
     /// Called now and then with (bytes of XML read, total when known).
     public var progress: ((UInt64, UInt64?) -> Void)?
 
@@ -30,7 +32,8 @@ public struct ImportJob {
         summary.mainEntry = container.mainEntry
         summary.inputBytes = container.inputSize
         let reader = try ExportReader(container: container)
-        let sink = try SQLiteSink(path: databasePath, timeZone: timeZone)
+        let sink = try SQLiteSink(
+            path: databasePath, timeZone: timeZone, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
         do {
             let chain = StageChain(stages: stages, sink: sink)
             var counter = ItemCounter()

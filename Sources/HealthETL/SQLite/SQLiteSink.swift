@@ -18,8 +18,8 @@ public final class SQLiteSink: ExportSink {
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
     let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
 
-    public init(path: String, timeZone: TimeZone) throws {
-        target = try SQLiteTarget(path: path)
+    public init(path: String, timeZone: TimeZone, lockTimeoutMilliseconds: Int32 = 10_000) throws {
+        target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         localDates = LocalDateResolver(timeZone: timeZone)
         do {
             try Self.prepareSchema(target.connection, isNew: target.isNew)

@@ -14,10 +14,7 @@ final class SQLiteTarget {
     let connection: SQLiteConnection
     private var closed = false
 
-    /// How long to wait for another process's lock on an existing database.
-    static let busyTimeoutMilliseconds: Int32 = 10_000
-
-    init(path: String) throws {
+    init(path: String, lockTimeoutMilliseconds: Int32) throws {
         self.path = path
         isNew = !FileManager.default.fileExists(atPath: path)
         let directory = (path as NSString).deletingLastPathComponent
@@ -42,7 +39,7 @@ final class SQLiteTarget {
             if isNew { unlink(workingPath) }
             throw ImportError(.output, "cannot open the database: \(error)", file: path)
         }
-        connection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+        connection.setBusyTimeout(milliseconds: lockTimeoutMilliseconds)
         do {
             if isNew {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.
@@ -56,7 +53,7 @@ final class SQLiteTarget {
             try connection.execute("BEGIN IMMEDIATE")
         } catch let error as SQLiteError where error.isBusy {
             throw ImportError(
-                .locked, "the database is in use by another process (waited \(Self.busyTimeoutMilliseconds / 1000) s)",
+                .locked, "the database is in use by another process (waited \(lockTimeoutMilliseconds / 1000) s)",
                 file: path, hint: "wait for the other import to finish")
         } catch {
             if isNew { unlink(workingPath) }

@@ -68,7 +68,12 @@ public final class ExportReader {
                     warn("route file referenced but missing (the exporter writes none for an empty route)")
                     continue
                 }
-                workout.routes[index].points = try GPXReader.read(stream)
+                let result = try GPXReader.readResult(stream)
+                workout.routes[index].points = result.points
+                if result.skippedPoints > 0 {
+                    sideFileWarnings["route points without a valid latitude/longitude (skipped)", default: 0] +=
+                        result.skippedPoints
+                }
             } catch let error as ImportError {
                 let located = error.located(file: container.path, entry: container.sideFileLabel(path))
                 workout.routes[index].problem = located.description

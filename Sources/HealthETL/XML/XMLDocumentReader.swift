@@ -30,8 +30,15 @@ public final class XMLDocumentReader {
         if finished { return false }
         let count = try stream.read(into: buffer)
         if count == 0 {
-            try filter.finish { try parser.feed($0) }
-            try parser.finish()
+            do {
+                try filter.finish { try parser.feed($0) }
+                try parser.finish()
+            } catch var error as ImportError {
+                // An error only at the end of the input means the document was cut short.
+                error.message = "the XML ends at byte \(bytesRead) before the document is complete (\(error.message))"
+                error.hint = error.hint ?? "the file is incomplete: copy it again or re-export from the Health app"
+                throw error
+            }
             finished = true
             return false
         }
