@@ -15,7 +15,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The product: reader, model, stages, sinks and the CLI logic.
-        .target(name: "HealthETL", dependencies: ["CLibXML2", "CSQLite", "CZlib"]),
+        .target(
+            name: "HealthETL", dependencies: ["CLibXML2", "CSQLite", "CZlib"],
+            swiftSettings: [
+                // Dynamic exclusivity checks cost ~5% of an import on the per-attribute hot path; debug builds
+                // (and so the test suite) keep them.
+                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+            ]),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
 

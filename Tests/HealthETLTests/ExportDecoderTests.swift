@@ -71,10 +71,9 @@ struct ExportDecoderTests {
     }
 
     @Test func beatTimesRollOverMidnight() {
-        var beats = [
-            HeartbeatReading(bpm: 60, seconds: nil, rawTime: "23:59:59,50"),
-            HeartbeatReading(bpm: 60, seconds: nil, rawTime: "00:00:00,50"),
-        ]
+        var beats = ["23:59:59,50", "00:00:00,50"].map {
+            HeartbeatReading(bpm: 60, secondOfDay: BeatTimes.secondsOfDay($0), seconds: nil, rawTime: $0)
+        }
         let start = Timestamp.parse("2024-01-01 23:59:59 +0000")!
         BeatTimes.anchor(&beats, to: start)
         #expect(beats[1].seconds! - beats[0].seconds! == 1)
@@ -216,5 +215,24 @@ struct ExportDecoderTests {
             #expect(left.metadata == right.metadata)
             #expect(left.line == right.line)
         }
+    }
+}
+
+struct BeatTimeParsingTests {
+    static let clockTimes: [(String, Double)] = [
+        ("6:14:48.94 PM", 65_688.94), ("20:14:07.68", 72_847.68), ("17:07:00,29", 61_620.29),
+        ("00:20:37,80", 1237.8), ("3:10:02,11 AM", 11_402.11), ("12:00:01.00 AM", 1), ("12:30:00 pm", 45_000),
+        ("9:05:00\u{202F}p.m.", 75_900),
+    ]
+
+    @Test(arguments: clockTimes)
+    func parsesLocalisedClockTimes(_ text: String, _ expected: Double) throws {
+        let parsed = try #require(BeatTimes.secondsOfDay(text))
+        #expect(abs(parsed - expected) < 0.0001)
+    }
+
+    @Test(arguments: ["", "abc", "25:00:00", "13:00:00 PM", "6:14:48.94 午後", "12"])
+    func rejectsWhatIsNotAClockTime(_ text: String) {
+        #expect(BeatTimes.secondsOfDay(text) == nil)
     }
 }

@@ -61,3 +61,26 @@ struct DeviceTests {
         #expect(odd.key == "some app wrote this")
     }
 }
+
+struct NumberFastPathTests {
+    /// The fast path must give exactly what strtod gives, on %g-shaped and longer numbers.
+    @Test func agreesWithTheStandardLibraryOnRandomNumbers() {
+        var state: UInt64 = 7
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        for round in 0..<20_000 {
+            let magnitude = Double(next() % 1_000_000_000) / Double(1 << (next() % 40))
+            let value = (round % 2 == 0 ? 1 : -1) * magnitude
+            for text in [String(format: "%g", value), String(format: "%.12g", value), "\(value)", String(format: "%.3e", value)] {
+                #expect(NumberParsing.parseDouble(text) == Double(text), "\(text)")
+            }
+        }
+    }
+
+    @Test(arguments: ["-", ".", "-.", "1e", "1e+", "1..2", "1.2.3", "--1", "1e5x", "0.000000000000000000000001"])
+    func edgeCasesMatchTheStandardLibrary(_ text: String) {
+        #expect(NumberParsing.parseDouble(text) == Double(text))
+    }
+}

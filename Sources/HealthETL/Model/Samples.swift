@@ -57,6 +57,8 @@ public struct SampleFlags: OptionSet, Hashable, Sendable {
 /// One beat of an HRV record's beat-to-beat list, anchored to its parent record.
 public struct HeartbeatReading: Equatable, Sendable {
     public var bpm: Double?
+    /// Seconds since midnight of the written time of day.
+    public var secondOfDay: Double?
     /// The beat's instant, computed from the localised time of day and the parent's start.
     public var seconds: Double?
     /// The time of day exactly as written (`6:14:48.94 PM`, `00:20:37,80`).

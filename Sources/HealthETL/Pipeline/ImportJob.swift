@@ -34,10 +34,67 @@ public struct ImportJob {
         let reader = try ExportReader(container: container)
         let sink = try SQLiteSink(
             path: databasePath, timeZone: timeZone, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+
+        // Decode (and run the stages) on a second thread while this one writes.
+        let queue = ItemQueue()
+        let produced = Handoff(Production(reader: reader, stages: stages, progress: progress, summary: summary))
+        let decoder = Thread {
+            produced.value.run(into: queue)
+        }
+        decoder.stackSize = 8 << 20
+        decoder.start()
         do {
-            let chain = StageChain(stages: stages, sink: sink)
-            var counter = ItemCounter()
-            var sinceProgress = 0
+            while let batch = try queue.pop() {
+                for item in batch { try sink.write(item) }
+            }
+        } catch {
+            queue.cancel()
+            produced.value.waitUntilDone()
+            sink.abort()
+            throw error
+        }
+        produced.value.waitUntilDone()
+        summary = produced.value.summary
+        summary.rows = sink.rowCounts
+        summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+        summary.seconds = Self.seconds(clock.now - started)
+        do {
+            try sink.finish(summary)
+        } catch {
+            sink.abort()
+            throw error
+        }
+        summary.seconds = Self.seconds(clock.now - started)
+        return summary
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The decoding side of an import: reads items, runs the stages, counts, and hands batches to the queue.
+final class Production {
+    let reader: ExportReader
+    let stages: [any ExportStage]
+    let progress: ((UInt64, UInt64?) -> Void)?
+    var summary: ImportSummary
+    private let done = DispatchSemaphore(value: 0)
+
+    init(reader: ExportReader, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
+        self.reader = reader
+        self.stages = stages
+        self.progress = progress
+        self.summary = summary
+    }
+
+    func run(into queue: ItemQueue) {
+        defer { done.signal() }
+        let output = QueueSink(queue: queue)
+        let chain = StageChain(stages: stages, sink: output)
+        let counter = ItemCounter()
+        var sinceProgress = 0
+        do {
             while let item = try reader.next() {
                 counter.count(item, into: &summary)
                 try chain.push(item)
@@ -49,6 +106,7 @@ public struct ImportJob {
                 }
             }
             try chain.finish()
+            try output.flush()
             summary.xmlBytes = reader.progress.done
             summary.removedControlCharacters = reader.removedControlCharacters
             summary.warnings = reader.warnings
@@ -59,21 +117,14 @@ public struct ImportJob {
                 for (key, value) in stage.report { summary.warnings["\(stage.name): \(key)"] = value }
             }
             for (flag, value) in summary.flagged { summary.warnings["records kept but flagged: \(flag)"] = value }
-            summary.rows = sink.rowCounts
-            summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-            summary.seconds = Self.seconds(clock.now - started)
-            try sink.finish(summary)
-            summary.seconds = Self.seconds(clock.now - started)
-            return summary
+            queue.close()
         } catch {
-            sink.abort()
-            throw error
+            queue.close(error: error)
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    /// Blocks until `run` has returned; after that `summary` is safe to read from any thread.
+    func waitUntilDone() { done.wait() }
 }
 
 /// Stages linked one to the next, ending in the sink. Each stage sits in its own box, so a stage can be
@@ -126,7 +177,7 @@ final class StageChain {
 }
 
 /// Counts items by kind and flags for the summary.
-struct ItemCounter {
+struct ItemCounter: Sendable {
     func count(_ item: ExportItem, into summary: inout ImportSummary) {
         switch item {
         case .header(let locale, let exportDate):

@@ -45,10 +45,10 @@ final class SQLiteTarget {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.
                 try connection.execute(
                     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; "
-                        + "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF")
+                        + "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             } else {
                 chmod(path, 0o600)
-                try connection.execute("PRAGMA cache_size = -65536; PRAGMA foreign_keys = OFF")
+                try connection.execute("PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             }
             try connection.execute("BEGIN IMMEDIATE")
         } catch let error as SQLiteError where error.isBusy {

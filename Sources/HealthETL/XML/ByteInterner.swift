@@ -4,32 +4,53 @@ import Glibc
 ///
 /// Exports are grouped by type, so the type, source, unit and device of one record are almost always those
 /// of the record before; a small ring of recent values, compared with memcmp, catches nearly every lookup.
-struct ByteInterner {
-    private var keys: [[UInt8]]
-    private var values: [String]
+final class ByteInterner {
+    private struct Entry {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count: Int
+        var value: String
+    }
+
+    // Raw storage: array-of-array keys would retain and release on every comparison.
+    private var entries: UnsafeMutablePointer<Entry>
+    private let capacity: Int
     private var filled = 0
     private var next = 0
     private let transform: (XMLBytes) -> String
 
     init(capacity: Int = 16, transform: @escaping (XMLBytes) -> String = XMLText.decode) {
-        keys = Array(repeating: [], count: capacity)
-        values = Array(repeating: "", count: capacity)
+        self.capacity = capacity
+        entries = .allocate(capacity: capacity)
         self.transform = transform
     }
 
-    mutating func string(_ bytes: XMLBytes) -> String {
+    deinit {
+        for index in 0..<filled { entries[index].bytes?.deallocate() }
+        entries.deinitialize(count: filled)
+        entries.deallocate()
+    }
+
+    func string(_ bytes: XMLBytes) -> String {
         let count = bytes.count
-        for index in 0..<filled where keys[index].count == count {
-            let equal = keys[index].withUnsafeBufferPointer { stored in
-                count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, count) == 0
-            }
-            if equal { return values[index] }
+        for index in 0..<filled where entries[index].count == count {
+            if count == 0 { return entries[index].value }
+            // swift-format-ignore: NeverForceUnwrap
+            if memcmp(entries[index].bytes!, bytes.baseAddress!, count) == 0 { return entries[index].value }
         }
         let value = transform(bytes)
-        keys[next] = Array(bytes)
-        values[next] = value
-        next = (next + 1) % keys.count
-        filled = max(filled, next == 0 ? keys.count : next)
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        if count > 0 {
+            // swift-format-ignore: NeverForceUnwrap
+            copy.initialize(from: bytes.baseAddress!, count: count)
+        }
+        if next < filled {
+            entries[next].bytes?.deallocate()
+            entries[next] = Entry(bytes: copy, count: count, value: value)
+        } else {
+            (entries + next).initialize(to: Entry(bytes: copy, count: count, value: value))
+            filled += 1
+        }
+        next = (next + 1) % capacity
         return value
     }
 }

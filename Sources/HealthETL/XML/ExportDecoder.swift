@@ -9,19 +9,27 @@ final class ExportDecoder: SAXHandler {
     /// Counted oddities, by message (`unknown element <Foo>`), for the run summary.
     private(set) var warnings: [String: Int] = [:]
     /// How many elements of each kind were seen (for the summary and tests).
-    private(set) var elementCounts: [String: Int] = [:]
+    var elementCounts: [String: Int] {
+        var counts: [String: Int] = [:]
+        for element in ExportElement.allCases where countsByElement[element.ordinal] > 0 {
+            counts[element.rawValue] = countsByElement[element.ordinal]
+        }
+        return counts
+    }
+
+    private var countsByElement = [Int](repeating: 0, count: ExportElement.allCases.count)
     /// Set to the parser once it exists, to raise errors and read line numbers.
     weak var parser: SAXParser?
 
     var sources = SourceInterner()
     var elements = NameTable<ExportElement>(fallback: .unknown)
     var attributeNames = NameTable<ExportAttribute>(fallback: .other)
-    var typeStrings = ByteInterner(capacity: 8)
-    var nameStrings = ByteInterner(capacity: 16)
-    var versionStrings = ByteInterner(capacity: 16)
-    var unitStrings = ByteInterner(capacity: 8)
-    var keyStrings = ByteInterner(capacity: 64)
-    var valueStrings = ByteInterner(capacity: 32)
+    let typeStrings = ByteInterner(capacity: 8)
+    let nameStrings = ByteInterner(capacity: 16)
+    let versionStrings = ByteInterner(capacity: 16)
+    let unitStrings = ByteInterner(capacity: 8)
+    let keyStrings = ByteInterner(capacity: 64)
+    let valueStrings = ByteInterner(capacity: 32)
 
     var stack: [ExportElement] = []
     var sawRoot = false
@@ -122,7 +130,7 @@ final class ExportDecoder: SAXHandler {
 
     func endElement(_ name: XMLBytes, identity: UnsafeRawPointer) {
         guard let element = stack.popLast() else { return }
-        elementCounts[element.rawValue, default: 0] += 1
+        countsByElement[element.ordinal] += 1
         switch element {
         case .record: endRecord()
         case .correlation:
@@ -222,16 +230,17 @@ final class ExportDecoder: SAXHandler {
             warn("InstantaneousBeatsPerMinute outside a Record (ignored)")
             return
         }
-        var bpm: Double?
-        var time = ""
+        var beat = HeartbeatReading(bpm: nil, secondOfDay: nil, seconds: nil, rawTime: "")
         for index in 0..<attributes.count {
             switch attributeNameLookup(attributes, index) {
-            case .bpm:
-                bpm = NumberParsing.parseLocalizedDouble(Substring(XMLText.decode(attributes.value(index))))
-            case .time: time = XMLText.decode(attributes.value(index))
+            case .bpm: beat.bpm = NumberParsing.parseLocalizedDouble(attributes.value(index))
+            case .time:
+                let bytes = attributes.value(index)
+                beat.secondOfDay = BeatTimes.secondsOfDay(bytes)
+                beat.rawTime = String(decoding: bytes, as: UTF8.self)
             default: break
             }
         }
-        sample?.beats.append(HeartbeatReading(bpm: bpm, seconds: nil, rawTime: time))
+        sample?.beats.append(beat)
     }
 }

@@ -1,7 +1,7 @@
 /// The element and attribute names of export.xml that the decoder understands.
 ///
 /// libxml2 interns names, so each name's pointer is looked up once per parse and then found by identity.
-enum ExportElement: String {
+enum ExportElement: String, CaseIterable {
     case healthData = "HealthData"
     case exportDate = "ExportDate"
     case me = "Me"
@@ -26,6 +26,11 @@ enum ExportElement: String {
     case leftEye = "LeftEye"
     case attachment = "Attachment"
     case unknown = ""
+
+    /// A dense index for per-element counters.
+    var ordinal: Int { Self.ordinals[self] ?? 0 }
+    private static let ordinals: [ExportElement: Int] = Dictionary(
+        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
 
 enum ExportAttribute: String {
@@ -39,16 +44,34 @@ enum ExportAttribute: String {
 }
 
 /// Maps interned name pointers to vocabulary values.
+///
+/// A direct-mapped cache on the pointer's bits answers almost every lookup with one comparison; the
+/// dictionary behind it is only consulted the first time a name is seen (or on a rare collision).
 struct NameTable<Name: RawRepresentable> where Name.RawValue == String {
+    private static var slots: Int { 64 }
+    private var keys = [UnsafeRawPointer?](repeating: nil, count: slots)
+    private var names: [Name]
     private var cache: [UnsafeRawPointer: Name] = [:]
     private let fallback: Name
 
-    init(fallback: Name) { self.fallback = fallback }
+    init(fallback: Name) {
+        self.fallback = fallback
+        names = Array(repeating: fallback, count: Self.slots)
+    }
 
+    @inline(__always)
     mutating func lookup(_ identity: UnsafeRawPointer, _ bytes: XMLBytes) -> Name {
-        if let known = cache[identity] { return known }
-        let name = Name(rawValue: String(decoding: bytes, as: UTF8.self)) ?? fallback
-        cache[identity] = name
+        let slot = Int(bitPattern: UInt(bitPattern: identity) >> 3) & (Self.slots - 1)
+        if keys[slot] == identity { return names[slot] }
+        let name: Name
+        if let known = cache[identity] {
+            name = known
+        } else {
+            name = Name(rawValue: String(decoding: bytes, as: UTF8.self)) ?? fallback
+            cache[identity] = name
+        }
+        keys[slot] = identity
+        names[slot] = name
         return name
     }
 }

@@ -9,7 +9,6 @@ struct SourceInterner {
     }
 
     private var sources: [Key: SampleSource] = [:]
-    private var last: (key: Key, source: SampleSource)?
     private var deviceKeys: [[UInt8]] = []
     private var devices: [Device] = []
     private var nextDevice = 0
@@ -18,9 +17,15 @@ struct SourceInterner {
     /// Every source seen, in order of first appearance.
     private(set) var all: [SampleSource] = []
 
+    /// Recently used sources, checked before hashing: records alternate between a few sources.
+    private var recent: [SampleSource] = []
+
     mutating func source(name: String, version: String?, device: Device?) -> SampleSource {
+        for candidate in recent
+        where candidate.name == name && candidate.version == version && candidate.device?.key == device?.key {
+            return candidate
+        }
         let key = Key(name: name, version: version, device: device?.key)
-        if let last, last.key == key { return last.source }
         let source: SampleSource
         if let known = sources[key] {
             source = known
@@ -29,7 +34,8 @@ struct SourceInterner {
             sources[key] = source
             all.append(source)
         }
-        last = (key, source)
+        if recent.count == 8 { recent.removeLast() }
+        recent.insert(source, at: 0)
         return source
     }
 
@@ -38,7 +44,7 @@ struct SourceInterner {
     mutating func device(_ bytes: XMLBytes) -> Device {
         var start = 0
         let prefix: [UInt8] = Array("<<HKDevice:".utf8)
-        if bytes.count > prefix.count, bytes[0..<prefix.count].elementsEqual(prefix),
+        if bytes.count > prefix.count, memcmp(bytes.baseAddress!, prefix, prefix.count) == 0,
             let close = bytes.firstIndex(of: UInt8(ascii: ">"))
         {
             start = close + 1

@@ -1,7 +1,7 @@
 /// Pulls an XML document out of a `ByteStream`, cleans it (`XMLInputFilter`) and feeds it to a SAX handler
 /// chunk by chunk, so memory stays at one chunk whatever the document's size.
 public final class XMLDocumentReader {
-    public static let defaultChunkSize = 256 * 1024
+    public static let defaultChunkSize = 64 * 1024
 
     private let stream: ByteStream
     private let parser: SAXParser

@@ -59,7 +59,24 @@ struct XMLInputFilter {
         var write = 0
         var read = 0
         let count = bytes.count
-        // Fast path: most chunks have no control character at all.
+        // Fast path: most chunks have no control character at all. Eight bytes at a time: a word with no
+        // byte below 0x20 (tab, newline and carriage return are below it too) is skipped whole.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while read + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: read, as: UInt64.self)
+                let below20 = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+                if below20 != 0 {
+                    var hasIllegal = false
+                    for offset in read..<(read + 8) where Self.isIllegal(base[offset]) {
+                        hasIllegal = true
+                        break
+                    }
+                    if hasIllegal { break }
+                }
+                read += 8
+            }
+        }
         while read < count, !Self.isIllegal(bytes[read]) { read += 1 }
         if read == count { return count }
         write = read

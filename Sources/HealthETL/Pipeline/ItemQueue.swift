@@ -1,0 +1,94 @@
+import Foundation
+
+/// A bounded queue of item batches between the decoding thread and the writing thread.
+///
+/// On two cores, decoding the XML and writing SQLite each take about half the time of an import, so running
+/// them side by side nearly halves it. The bound (a few batches) keeps memory flat: a fast decoder waits
+/// for a slow writer instead of piling items up.
+final class ItemQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var batches: [[ExportItem]] = []
+    private let capacity: Int
+    private var closed = false
+    private var producerError: Error?
+    private var cancelled = false
+
+    init(capacity: Int = 8) { self.capacity = capacity }
+
+    /// Blocks while the queue is full. Returns false when the consumer has given up (stop producing).
+    func push(_ batch: [ExportItem]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// The producer is done, successfully or with `error`.
+    func close(error: Error? = nil) {
+        condition.lock()
+        closed = true
+        producerError = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until a batch is available; nil at the end. Throws the producer's error.
+    func pop() throws -> [ExportItem]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !closed { condition.wait() }
+        if !batches.isEmpty {
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            return batch
+        }
+        if let producerError { throw producerError }
+        return nil
+    }
+
+    /// The consumer failed: wake the producer so it stops.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        batches.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// The producer side's sink: collects items into batches for the queue.
+final class QueueSink: ExportSink {
+    private let queue: ItemQueue
+    private var batch: [ExportItem] = []
+    private let batchSize: Int
+
+    init(queue: ItemQueue, batchSize: Int = 1024) {
+        self.queue = queue
+        self.batchSize = batchSize
+        batch.reserveCapacity(batchSize)
+    }
+
+    func write(_ item: ExportItem) throws {
+        batch.append(item)
+        if batch.count >= batchSize { try flush() }
+    }
+
+    func flush() throws {
+        guard !batch.isEmpty else { return }
+        guard queue.push(batch) else { throw CancellationError() }
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    func finish(_ summary: ImportSummary) throws { try flush() }
+    func abort() {}
+}
+
+/// Lets a value that is not Sendable move to another thread when the code guarantees only one thread uses
+/// it at a time (here: handed to the decoding thread and read back only after it has finished).
+final class Handoff<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
