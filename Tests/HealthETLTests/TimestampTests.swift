@@ -58,3 +58,24 @@ struct TimestampTests {
         #expect(TimestampFormatting.dayString(resolver.day(of: summer, zoneName: "Mars/Olympus")) == "2024-07-02")
     }
 }
+
+struct TimestampCacheTests {
+    /// The cached parser gives exactly what the plain one gives, for runs of dates sharing a day and for
+    /// malformed ones.
+    @Test func agreesWithThePlainParser() {
+        var cache = TimestampCache()
+        var texts: [String] = []
+        for day in ["2024-02-28", "2024-02-29", "2024-03-01", "2023-02-29"] {
+            for time in ["00:00:00", "12:34:56", "23:59:60", "24:00:00", "1a:00:00"] {
+                for offset in ["+0100", "-0430", "+0100x", ""] {
+                    texts.append(offset.isEmpty ? "\(day) \(time)" : "\(day) \(time) \(offset)")
+                }
+            }
+        }
+        for text in texts + texts.reversed() {
+            var copy = text
+            let cached = copy.withUTF8 { cache.parse($0) }
+            #expect(cached == Timestamp.parse(text), "\(text)")
+        }
+    }
+}

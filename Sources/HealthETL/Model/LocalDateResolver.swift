@@ -11,6 +11,8 @@ public struct LocalDateResolver {
     public let timeZone: TimeZone
     private var zones: [String: TimeZone?] = [:]
     private var dayOffsets: [String: [Int64: Int32?]] = [:]
+    /// The last UTC day looked up in the import's zone, and its offset when constant all day.
+    private var lastDefaultDay: (day: Int64, offset: Int32?) = (Int64.min, nil)
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
@@ -18,6 +20,14 @@ public struct LocalDateResolver {
 
     /// Days since 1970-01-01 of the local calendar day of `instant`.
     public mutating func day(of instant: Timestamp, zoneName: String? = nil) -> Int32 {
+        // Fast path: the import's own zone on a UTC day already seen without a DST change.
+        if zoneName == nil {
+            let utcDay = instant.seconds >= 0 ? instant.seconds / 86_400 : (instant.seconds - 86_399) / 86_400
+            if utcDay == lastDefaultDay.day, let offset = lastDefaultDay.offset {
+                let local = instant.seconds + Int64(offset)
+                return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+            }
+        }
         var zone = timeZone
         if let zoneName {
             if let cached = zones[zoneName] {
@@ -29,6 +39,10 @@ public struct LocalDateResolver {
             }
         }
         let offset = offset(in: zone, at: instant.seconds)
+        if zoneName == nil {
+            let utcDay = instant.seconds >= 0 ? instant.seconds / 86_400 : (instant.seconds - 86_399) / 86_400
+            lastDefaultDay = (utcDay, dayOffsets[zone.identifier]?[utcDay] ?? nil)
+        }
         let local = instant.seconds + Int64(offset)
         return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
     }

@@ -104,3 +104,51 @@ public struct Timestamp: Equatable, Hashable, Comparable, Sendable {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+/// Parses export dates, remembering the last date-and-offset part: consecutive records share it, so most
+/// dates only need their time of day parsed.
+struct TimestampCache {
+    private var dayPrefix: (UInt64, UInt16) = (0, 0)
+    private var trailer: (UInt64, UInt8) = (0, 0)
+    private var dayStart: Int64 = 0
+    private var offset: Int32 = 0
+    private var valid = false
+
+    mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        // The fast path covers exactly the export's own shape: `yyyy-MM-dd HH:mm:ss ±hhmm` (25 bytes).
+        guard bytes.count == 25, let base = bytes.baseAddress else { return Timestamp.parse(bytes) }
+        let raw = UnsafeRawPointer(base)
+        let prefix = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        let tail = (raw.loadUnaligned(fromByteOffset: 17, as: UInt64.self), base[10])
+        if valid, prefix == dayPrefix, tail.1 == trailer.1,
+            tail.0 >> 16 == trailer.0 >> 16,  // the offset, bytes 19…24
+            let time = Self.timeOfDay(base)
+        {
+            return Timestamp(seconds: dayStart + Int64(time) - Int64(offset), offsetSeconds: offset)
+        }
+        guard let parsed = Timestamp.parse(bytes), let time = Self.timeOfDay(base) else { return Timestamp.parse(bytes) }
+        dayPrefix = prefix
+        trailer = tail
+        offset = parsed.offsetSeconds
+        dayStart = parsed.seconds + Int64(parsed.offsetSeconds) - Int64(time)
+        valid = true
+        return parsed
+    }
+
+    /// `HH:mm:ss` at bytes 11…18, validated.
+    @inline(__always)
+    private static func timeOfDay(_ base: UnsafePointer<UInt8>) -> Int? {
+        @inline(__always) func digit(_ index: Int) -> Int? {
+            let value = Int(base[index]) &- 48
+            return value >= 0 && value <= 9 ? value : nil
+        }
+        guard base[13] == 0x3A, base[16] == 0x3A, let h1 = digit(11), let h2 = digit(12), let m1 = digit(14),
+            let m2 = digit(15), let s1 = digit(17), let s2 = digit(18)
+        else { return nil }
+        let hour = h1 * 10 + h2
+        let minute = m1 * 10 + m2
+        let second = s1 * 10 + s2
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        return hour * 3600 + minute * 60 + second
+    }
+}

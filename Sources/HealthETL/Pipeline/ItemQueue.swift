@@ -60,26 +60,32 @@ final class ItemQueue: @unchecked Sendable {
 }
 
 /// The producer side's sink: collects items into batches for the queue.
+///
+/// Batches are cut by weight, not by item count: a workout can carry thousands of route points, and 1024 of
+/// them in one batch would hold hundreds of megabytes. A unit of weight is roughly one small row (~100 bytes),
+/// so a batch holds about half a megabyte and the whole queue a few megabytes.
 final class QueueSink: ExportSink {
     private let queue: ItemQueue
     private var batch: [ExportItem] = []
-    private let batchSize: Int
+    private var weight = 0
+    private let batchWeight: Int
 
-    init(queue: ItemQueue, batchSize: Int = 1024) {
+    init(queue: ItemQueue, batchWeight: Int = 4096) {
         self.queue = queue
-        self.batchSize = batchSize
-        batch.reserveCapacity(batchSize)
+        self.batchWeight = batchWeight
     }
 
     func write(_ item: ExportItem) throws {
         batch.append(item)
-        if batch.count >= batchSize { try flush() }
+        weight += item.weight
+        if weight >= batchWeight { try flush() }
     }
 
     func flush() throws {
         guard !batch.isEmpty else { return }
         guard queue.push(batch) else { throw CancellationError() }
         batch.removeAll(keepingCapacity: true)
+        weight = 0
     }
 
     func finish(_ summary: ImportSummary) throws { try flush() }
@@ -91,4 +97,21 @@ final class QueueSink: ExportSink {
 final class Handoff<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension ExportItem {
+    /// About how many small rows the item becomes (see `QueueSink`).
+    var weight: Int {
+        switch self {
+        case .sample(let sample): return 1 + sample.metadata.count + sample.beats.count
+        case .correlation(let correlation): return 1 + correlation.metadata.count + correlation.children.count
+        case .workout(let workout):
+            return 1 + workout.metadata.count + workout.events.count + workout.statistics.count
+                + workout.routes.reduce(0) { $0 + 1 + $1.points.count }
+        case .electrocardiogram(let recording): return 1 + recording.samples.count / 25
+        case .document(_, let bytes): return 1 + bytes.count / 100
+        case .clinicalRecord(let record): return 1 + (record.resourceJSON?.utf8.count ?? 0) / 100
+        default: return 1
+        }
+    }
 }

@@ -29,7 +29,7 @@ extension SQLiteSink {
 
     func writeTopLevelSample(_ sample: Sample) throws {
         let (table, id) = try writeSample(sample)
-        if Self.mayBeCorrelationChild(sample.type) {
+        if lastKind?.correlationChild == true {
             correlationCandidates[SampleIdentity(sample)] = (table, id)
         }
     }
@@ -41,7 +41,11 @@ extension SQLiteSink {
         let statement: SQLiteStatement
         let table: String
         let id: Int64
-        switch TypeCatalog.kind(of: sample) {
+        if lastKind?.type != sample.type {
+            let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
+            lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
+        }
+        switch lastKind?.kind ?? TypeCatalog.kind(of: sample) {
         case .cumulative:
             ids.cumulative += 1
             (statement, table, id) = (statements.cumulative, "cumulative_samples", ids.cumulative)
@@ -78,7 +82,11 @@ extension SQLiteSink {
     }
 
     func writeSource(_ source: SampleSource) throws {
-        guard writtenSources.insert(source.id).inserted else { return }
+        if source.id < writtenSources.count, writtenSources[source.id] { return }
+        if source.id >= writtenSources.count {
+            writtenSources.append(contentsOf: repeatElement(false, count: source.id - writtenSources.count + 1))
+        }
+        writtenSources[source.id] = true
         let device = source.device
         try statements.source.run([
             .integer(Int64(source.id)), .text(source.name), text(source.version), text(device?.name),

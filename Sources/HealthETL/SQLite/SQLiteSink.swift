@@ -3,7 +3,7 @@ import Foundation
 /// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
 ///
 /// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
-/// bound without creating `String`s; indexes are created after the bulk load.
+/// bound without creating `String`s.
 public final class SQLiteSink: ExportSink {
     let target: SQLiteTarget
     var connection: SQLiteConnection { target.connection }
@@ -14,7 +14,10 @@ public final class SQLiteSink: ExportSink {
     var correlationCandidates: [SampleIdentity: (table: String, id: Int64)] = [:]
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
-    var writtenSources = Set<Int>()
+    var writtenSources: [Bool] = []
+    /// The table decision of the last type seen: exports are grouped by type.
+    /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
+    var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
     let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
 
@@ -42,6 +45,10 @@ public final class SQLiteSink: ExportSink {
         if isNew {
             for table in Schema.tables { try connection.execute(table.createSQL) }
             for view in Schema.views { try connection.execute(view) }
+            // Created before the load rather than after: rows arrive grouped by type and in time order within a
+            // type, so keeping these indexes up to date is nearly sequential and runs while the other thread
+            // decodes, instead of a single-threaded sort at the end.
+            for index in Schema.indexes { try connection.execute(index) }
             try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
             return
         }
@@ -49,7 +56,6 @@ public final class SQLiteSink: ExportSink {
         let tableCount = try connection.scalar("SELECT count(*) FROM sqlite_master")
         if version == .integer(0), tableCount == .integer(0) {
             try prepareSchema(connection, isNew: true)
-            for index in Schema.indexes { try connection.execute(index) }
             return
         }
         guard version == .integer(Int64(Schema.userVersion)) else {
@@ -74,9 +80,6 @@ public final class SQLiteSink: ExportSink {
     public func finish(_ summary: ImportSummary) throws {
         do {
             try writeRun(summary)
-            if target.isNew {
-                for index in Schema.indexes { try connection.execute(index) }
-            }
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {

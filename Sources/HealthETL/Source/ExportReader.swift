@@ -43,7 +43,9 @@ public final class ExportReader {
                 throw error.located(file: container.path, entry: container.entryLabel)
             }
         }
-        let item = decoder.pending[queueIndex]
+        // Move the item out instead of copying it: a copy would retain every string and array it holds.
+        var item = ExportItem.header(locale: nil, exportDate: nil)
+        swap(&item, &decoder.pending[queueIndex])
         queueIndex += 1
         switch item {
         case .workout(var workout):

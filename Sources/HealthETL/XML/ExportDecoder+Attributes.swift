@@ -48,7 +48,7 @@ extension ExportDecoder {
     }
 
     private func parseDate(_ bytes: XMLBytes, _ flags: inout SampleFlags) -> Timestamp? {
-        if let date = Timestamp.parse(bytes) { return date }
+        if let date = dates.parse(bytes) { return date }
         flags.insert(.badDate)
         return nil
     }

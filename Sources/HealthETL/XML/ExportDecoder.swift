@@ -32,6 +32,7 @@ final class ExportDecoder: SAXHandler {
     let valueStrings = ByteInterner(capacity: 32)
 
     var stack: [ExportElement] = []
+    var dates = TimestampCache()
     var sawRoot = false
 
     var sample: Sample?

@@ -14,6 +14,8 @@ struct SourceInterner {
     private var nextDevice = 0
     private var deviceCache: [String: Device] = [:]
 
+    private static let prefix: [UInt8] = Array("<<HKDevice:".utf8)
+
     /// Every source seen, in order of first appearance.
     private(set) var all: [SampleSource] = []
 
@@ -43,8 +45,7 @@ struct SourceInterner {
     /// the bytes after it.
     mutating func device(_ bytes: XMLBytes) -> Device {
         var start = 0
-        let prefix: [UInt8] = Array("<<HKDevice:".utf8)
-        if bytes.count > prefix.count, memcmp(bytes.baseAddress!, prefix, prefix.count) == 0,
+        if bytes.count > Self.prefix.count, memcmp(bytes.baseAddress!, Self.prefix, Self.prefix.count) == 0,
             let close = bytes.firstIndex(of: UInt8(ascii: ">"))
         {
             start = close + 1
