@@ -78,17 +78,20 @@ public struct ElectrocardiogramRecording: Sendable {
 }
 
 /// Everything the export reader produces, in document order.
+///
+/// Only `sample` is stored inline: the rarer, larger kinds are boxed (`indirect`) so an item stays the size of a
+/// sample, which is what the queues between threads copy millions of times.
 public enum ExportItem: Sendable {
     case header(locale: String?, exportDate: Timestamp?)
-    case characteristics(Characteristics)
+    indirect case characteristics(Characteristics)
     case sample(Sample)
-    case correlation(Correlation)
-    case workout(Workout)
-    case activitySummary(ActivitySummary)
-    case clinicalRecord(ClinicalRecord)
-    case audiogram(Audiogram)
-    case visionPrescription(VisionPrescription)
-    case electrocardiogram(ElectrocardiogramRecording)
+    indirect case correlation(Correlation)
+    indirect case workout(Workout)
+    indirect case activitySummary(ActivitySummary)
+    indirect case clinicalRecord(ClinicalRecord)
+    indirect case audiogram(Audiogram)
+    indirect case visionPrescription(VisionPrescription)
+    indirect case electrocardiogram(ElectrocardiogramRecording)
     /// A document kept as it is (`export_cda.xml`, which is not well formed).
     case document(name: String, bytes: [UInt8])
 }

@@ -42,6 +42,7 @@ public struct ImportJob {
             produced.value.run(into: queue)
         }
         decoder.stackSize = 8 << 20
+        decoder.name = "decode"
         decoder.start()
         do {
             while let batch = try queue.pop() {

@@ -33,7 +33,14 @@ public final class SQLiteConnection {
     let handle: OpaquePointer
     public let path: String
 
+    /// Configures the SQLite library once per process, before the first connection (see the shim).
+    private static let configured: Bool = {
+        _ = csqlite_configure_for_bulk_load()
+        return true
+    }()
+
     public init(path: String, create: Bool = true) throws {
+        _ = Self.configured
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX

@@ -96,6 +96,12 @@ extension SQLiteSink {
         count("sources")
     }
 
+    /// A 32-byte scratch area per parameter position (mod 16), so the several dates of one row never share
+    /// one: they are bound without copying and read by SQLite only when the row is stepped.
+    @inline(__always) func scratchSlot(_ parameter: Int32) -> UnsafeMutablePointer<UInt8> {
+        scratch + Int(parameter & 15) * 32
+    }
+
     func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     func real(_ value: Double?) -> SQLiteValue { value.map { $0.isFinite ? .real($0) : .null } ?? .null }
 
@@ -122,8 +128,9 @@ extension SQLiteSink {
         }
         if let day = start ?? end {
             let number = localDates.day(of: day, zoneName: zone)
-            TimestampFormatting.writeDay(number, into: scratch)
-            statement.bindText(index + 4, scratch, count: TimestampFormatting.dateLength)
+            let slot = scratchSlot(index + 4)
+            TimestampFormatting.writeDay(number, into: slot)
+            statement.bindStaticText(index + 4, slot, count: TimestampFormatting.dateLength)
         } else {
             statement.bindNull(index + 4)
         }
@@ -134,8 +141,9 @@ extension SQLiteSink {
             statement.bindNull(index)
             return
         }
-        TimestampFormatting.writeUTC(instant.seconds, into: scratch)
-        statement.bindText(index, scratch, count: TimestampFormatting.utcLength)
+        let slot = scratchSlot(index)
+        TimestampFormatting.writeUTC(instant.seconds, into: slot)
+        statement.bindStaticText(index, slot, count: TimestampFormatting.utcLength)
     }
 
     func instantText(_ instant: Timestamp?) -> SQLiteValue {

@@ -19,7 +19,7 @@ public final class SQLiteSink: ExportSink {
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
-    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 16 * 32)
 
     public init(path: String, timeZone: TimeZone, lockTimeoutMilliseconds: Int32 = 10_000) throws {
         target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)

@@ -47,6 +47,14 @@ public final class SQLiteStatement {
         sqlite3_bind_text(handle, index, bytes, Int32(count), SQLITE_TRANSIENT)
     }
 
+    /// Binds text without SQLite copying it at bind time.
+    ///
+    /// Lifetime: the caller guarantees `bytes` stays valid and unchanged until this statement has been
+    /// stepped; SQLite reads it only during sqlite3_step (the sink's scratch slots and text caches do).
+    @inline(__always) func bindStaticText(_ index: Int32, _ bytes: UnsafePointer<UInt8>, count: Int) {
+        sqlite3_bind_text(handle, index, bytes, Int32(count), nil)
+    }
+
     public func bindBlob(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
         sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
     }

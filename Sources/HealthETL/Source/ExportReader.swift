@@ -15,7 +15,10 @@ public final class ExportReader {
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
         self.container = container
-        document = XMLDocumentReader(stream: try container.openMain(), handler: decoder, chunkSize: chunkSize)
+        // Inflating runs on its own thread, ahead of the parser.
+        let main = try container.openMain()
+        let stream: ByteStream = container.kind == .zip ? ReadAheadStream(main) : main
+        document = XMLDocumentReader(stream: stream, handler: decoder, chunkSize: chunkSize)
         decoder.parser = document.saxParser
     }
 
