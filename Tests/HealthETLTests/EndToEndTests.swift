@@ -21,18 +21,20 @@ struct EndToEndTests {
         return Int(value)
     }
 
+    /// With dedup switched off every element of the export must be in the database.
     @Test(arguments: [ExportProfile.ios12, .ios16, .ios18])
     func importMatchesTheGeneratorsTally(profile: ExportProfile) throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (export, tally) = try Self.generate(profile, into: directory, xmlName: "导出.xml")
         let database = directory.file("health.sqlite")
-        let summary = try ImportJob(
-            inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
-        ).run()
+        var job = ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        job.dedup.dropExactDuplicates = false
+        job.dedup.keepHighestSyncVersion = false
+        let summary = try job.run()
         let db = try SQLiteConnection(path: database, create: false)
 
-        // Every top-level record lands in exactly one sample table (no dedup stage yet).
+        // Every top-level record lands in exactly one sample table.
         let samples = try count(db, "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)")
         #expect(samples == tally.records)
         #expect(summary.items["records"] == tally.records)
@@ -79,13 +81,36 @@ struct EndToEndTests {
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     }
 
+    /// With dedup on, exactly the generator's duplicates and superseded versions are not stored.
+    @Test(arguments: [ExportProfile.ios12, .ios18])
+    func dedupDropsExactlyTheDuplicatesAndOldVersions(profile: ExportProfile) throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (export, tally) = try Self.generate(profile, into: directory)
+        let database = directory.file("health.sqlite")
+        let summary = try ImportJob(
+            inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
+        ).run()
+        let db = try SQLiteConnection(path: database, create: false)
+        let samples = try count(db, "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)")
+        #expect(tally.exactDuplicateRecords > 0)
+        #expect(samples == tally.records - tally.exactDuplicateRecords - tally.syncSuperseded)
+        #expect(summary.dropped["exact duplicate records"] == tally.exactDuplicateRecords)
+        let superseded = (summary.dropped["records superseded by a higher sync version"] ?? 0)
+            + (summary.dropped["records replaced by a higher sync version"] ?? 0)
+        #expect(superseded == tally.syncSuperseded)
+        // What is left is unique by identity, and every kept sync identifier has one row.
+        #expect(try count(db, "SELECT count(*) FROM (SELECT type, start_date, identity FROM cumulative_samples GROUP BY 1, 2, 3 HAVING count(*) > 1)") == 0)
+        #expect(try count(db, "SELECT count(*) FROM metadata WHERE key = 'HKMetadataKeySyncIdentifier' AND parent_table LIKE '%samples'") == (try count(db, "SELECT count(*) FROM sync_identifiers WHERE row_table LIKE '%samples'")))
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+    }
+
     /// Step sums per local day and source, computed by the generator, match the database's.
     @Test func stepTotalsMatchTheGenerator() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var options = GeneratorOptions(seed: 5, days: 3, profile: .ios18)
         options.scale = 0.4
-        options.includeDuplicates = false
         let export = directory.file("export.zip")
         let tally = try ExportGenerator(options: options).write(to: .zip(export))
         let database = directory.file("health.sqlite")
@@ -95,31 +120,19 @@ struct EndToEndTests {
             inputPath: export, databasePath: database, timeZone: TimeZone(secondsFromGMT: Int(offset))!
         ).run()
         let db = try SQLiteConnection(path: database, create: false)
+        // Duplicates and superseded versions are in the export; the database's plain sums must not see them.
+        #expect(tally.exactDuplicateRecords + tally.syncSuperseded > 0)
         var totals: [String: [String: Int]] = [:]
-        // Superseded sync versions are still rows until the dedup stage lands; keep the highest version.
         let rows = try db.query(
             """
-            SELECT s.local_date, s.source_name, s.value,
-                   (SELECT value FROM metadata WHERE parent_table = 'cumulative_samples' AND parent_id = s.id
-                    AND key = 'HKMetadataKeySyncIdentifier') AS sync,
-                   (SELECT value FROM metadata WHERE parent_table = 'cumulative_samples' AND parent_id = s.id
-                    AND key = 'HKMetadataKeySyncVersion') AS version
-            FROM cumulative_samples s WHERE s.type = 'HKQuantityTypeIdentifierStepCount'
+            SELECT local_date, source_name, sum(value) FROM cumulative_samples
+            WHERE type = 'HKQuantityTypeIdentifierStepCount' GROUP BY 1, 2
             """)
-        var bestVersion: [String: (version: Int, day: String, source: String, value: Double)] = [:]
-        var plain: [(String, String, Double)] = []
         for row in rows {
             guard case .text(let day) = row[0], case .text(let source) = row[1], case .real(let value) = row[2] else {
                 continue
             }
-            if case .text(let sync) = row[3], case .text(let versionText) = row[4], let version = Int(versionText) {
-                if (bestVersion[sync]?.version ?? -1) < version { bestVersion[sync] = (version, day, source, value) }
-            } else {
-                plain.append((day, source, value))
-            }
-        }
-        for (day, source, value) in plain + bestVersion.values.map({ ($0.day, $0.source, $0.value) }) {
-            totals[day, default: [:]][source, default: 0] += Int(value.rounded())
+            totals[day, default: [:]][source] = Int(value.rounded())
         }
         #expect(totals == tally.stepsBySourcePerDay)
     }

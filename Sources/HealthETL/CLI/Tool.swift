@@ -28,6 +28,7 @@ public struct Tool {
         OPTIONS:
           --db <path>             The SQLite database to write (created if missing).
           --timezone <zone>       IANA zone deciding each sample's local_date (default: this machine's).
+          --state-of-mind <file>  A Health Auto Export JSON file with State of Mind entries to import too.
           --wait <seconds>        How long to wait for another import holding the database. (default: 10)
           --quiet                 Print nothing on success (for cron); errors still go to stderr.
           --json                  Print a machine-readable summary on stdout.
@@ -67,7 +68,7 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone", "--wait"], flagOptions: ["--quiet", "--json", "--help"])
+                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"], flagOptions: ["--quiet", "--json", "--help"])
         } catch {
             return usageError(error)
         }
@@ -102,6 +103,7 @@ public struct Tool {
         let json = arguments.flags.contains("--json")
         var job = ImportJob(inputPath: input, databasePath: database, timeZone: timeZone)
         job.lockTimeoutSeconds = lockTimeout
+        job.stateOfMindPath = arguments.values["--state-of-mind"]
         let bar = ProgressBar(write: standardError)
         if errorIsTerminal && !quiet && !json {
             job.progress = { bar.update(done: $0, total: $1) }

@@ -92,6 +92,7 @@ public enum ExportItem: Sendable {
     indirect case audiogram(Audiogram)
     indirect case visionPrescription(VisionPrescription)
     indirect case electrocardiogram(ElectrocardiogramRecording)
+    indirect case stateOfMind(StateOfMindEntry)
     /// A document kept as it is (`export_cda.xml`, which is not well formed).
     case document(name: String, bytes: [UInt8])
 }

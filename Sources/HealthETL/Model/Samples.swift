@@ -71,8 +71,11 @@ public struct Sample: Sendable {
     public var source: SampleSource
     /// The unit as exported (quantities only).
     public var unit: String?
-    /// The numeric value of a quantity.
+    /// The numeric value of a quantity (in `unit`; canonical once the unit stage has run).
     public var value: Double?
+    /// The value and unit as exported, set by the unit stage when it converts `value`/`unit`.
+    public var rawValue: Double?
+    public var rawUnit: String?
     /// The value of a category (`HKCategoryValueSleepAnalysisAsleepCore`), or a quantity value that is not a
     /// number.
     public var textValue: String?

@@ -7,7 +7,11 @@ public struct ImportJob {
     public var inputPath: String
     public var databasePath: String
     public var timeZone: TimeZone
-    public var stages: [any ExportStage] = []
+    public var stages: [any ExportStage] = [ValenceStage()]
+    /// A Health Auto Export JSON file with State of Mind entries (Apple's export has none).
+    public var stateOfMindPath: String?
+    /// The dedup switches (exact duplicates, sync versions), applied by the sink.
+    public var dedup = SQLiteSink.Options()
     /// How long to wait for another import's lock on the database before giving up.
     public var lockTimeoutSeconds: Double = 10
     /// Called now and then with (bytes of XML read, total when known).
@@ -33,11 +37,14 @@ public struct ImportJob {
         summary.inputBytes = container.inputSize
         let reader = try ExportReader(container: container)
         let sink = try SQLiteSink(
-            path: databasePath, timeZone: timeZone, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+            path: databasePath, timeZone: timeZone, options: dedup,
+            lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
 
         // Decode (and run the stages) on a second thread while this one writes.
         let queue = ItemQueue()
-        let produced = Handoff(Production(reader: reader, stages: stages, progress: progress, summary: summary))
+        let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
+        production.stateOfMindPath = stateOfMindPath
+        let produced = Handoff(production)
         let decoder = Thread {
             produced.value.run(into: queue)
         }
@@ -57,6 +64,7 @@ public struct ImportJob {
         produced.value.waitUntilDone()
         summary = produced.value.summary
         summary.rows = sink.rowCounts
+        summary.dropped = sink.dropped
         summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
         summary.seconds = Self.seconds(clock.now - started)
         do {
@@ -80,6 +88,7 @@ final class Production {
     let stages: [any ExportStage]
     let progress: ((UInt64, UInt64?) -> Void)?
     var summary: ImportSummary
+    var stateOfMindPath: String?
     private let done = DispatchSemaphore(value: 0)
 
     init(reader: ExportReader, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
@@ -106,11 +115,19 @@ final class Production {
                     progress(done, total)
                 }
             }
+            var extraWarnings: [String: Int] = [:]
+            if let stateOfMindPath {
+                try StateOfMindReader.read(path: stateOfMindPath, warnings: &extraWarnings) { entry in
+                    let item = ExportItem.stateOfMind(entry)
+                    counter.count(item, into: &summary)
+                    try chain.push(item)
+                }
+            }
             try chain.finish()
             try output.flush()
             summary.xmlBytes = reader.progress.done
             summary.removedControlCharacters = reader.removedControlCharacters
-            summary.warnings = reader.warnings
+            summary.warnings = reader.warnings.merging(extraWarnings, uniquingKeysWith: +)
             if summary.removedControlCharacters > 0 {
                 summary.warnings["XML-illegal control characters removed"] = summary.removedControlCharacters
             }
@@ -203,6 +220,7 @@ struct ItemCounter: Sendable {
         case .visionPrescription: summary.items["vision prescriptions", default: 0] += 1
         case .electrocardiogram: summary.items["ECG recordings", default: 0] += 1
         case .document: summary.items["documents", default: 0] += 1
+        case .stateOfMind: summary.items["state of mind entries", default: 0] += 1
         }
     }
 

@@ -18,6 +18,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var items: [String: Int] = [:]
     /// Rows written, by table.
     public var rows: [String: Int] = [:]
+    /// Records not stored, by reason (exact duplicates, superseded sync versions).
+    public var dropped: [String: Int] = [:]
     /// Records kept but flagged, by flag name.
     public var flagged: [String: Int] = [:]
     /// Counted warnings, by message.

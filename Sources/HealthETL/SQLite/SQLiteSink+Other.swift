@@ -93,6 +93,20 @@ extension SQLiteSink {
         count("ecg_recordings")
     }
 
+    func writeStateOfMind(_ entry: StateOfMindEntry) throws {
+        ids.stateOfMind += 1
+        var day: SQLiteValue = .null
+        if let start = entry.startDate { day = .text(TimestampFormatting.dayString(localDates.day(of: start))) }
+        try statements.stateOfMind.run([
+            .integer(ids.stateOfMind), text(entry.identifier), .text(entry.source), text(entry.kind),
+            instantText(entry.startDate), instantText(entry.endDate),
+            entry.startDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null, day,
+            real(entry.valence), real(entry.valenceShifted), real(entry.valencePercent), text(entry.classification),
+            .text(Self.json(entry.labels)), .text(Self.json(entry.associations)), text(entry.metadataJSON),
+        ])
+        count("state_of_mind")
+    }
+
     func writeRun(_ summary: ImportSummary) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -15,6 +15,7 @@ extension SQLiteSink {
         case .audiogram(let audiogram): try writeAudiogram(audiogram)
         case .visionPrescription(let prescription): try writeVisionPrescription(prescription)
         case .electrocardiogram(let recording): try writeECG(recording)
+        case .stateOfMind(let entry): try writeStateOfMind(entry)
         case .document(let name, let bytes):
             try statements.document.run([.text(name), .blob(bytes)])
             count("documents")
@@ -28,16 +29,28 @@ extension SQLiteSink {
     }
 
     func writeTopLevelSample(_ sample: Sample) throws {
-        let (table, id) = try writeSample(sample)
+        let identity = SampleIdentity.fingerprint(sample)
+        guard let (table, id) = try writeSample(sample, identity: identity) else { return }
         if lastKind?.correlationChild == true {
-            correlationCandidates[SampleIdentity(sample)] = (table, id)
+            correlationCandidates[identity] = (table, id)
         }
     }
 
-    /// Writes one sample with its metadata and beats; returns its table and id.
-    @discardableResult
-    func writeSample(_ sample: Sample) throws -> (String, Int64) {
+    /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
+    /// stored (an exact duplicate, or an older sync version).
+    func writeSample(_ sample: Sample, identity: Int64) throws -> (String, Int64)? {
         try writeSource(sample.source)
+        let sync = Self.syncKey(sample.metadata)
+        if let sync {
+            switch try syncDecision(source: sample.source.name, key: sync) {
+            case .keep: break
+            case .drop:
+                dropped["records superseded by a higher sync version", default: 0] += 1
+                return nil
+            case .replace(let table, let id):
+                try deleteSuperseded(table: table, id: id)
+            }
+        }
         let statement: SQLiteStatement
         let table: String
         let id: Int64
@@ -69,13 +82,37 @@ extension SQLiteSink {
         } else {
             statement.bind(10, sample.value)
             statement.bind(11, sample.unit)
-            if let value = sample.value { statement.bind(12, value) } else { statement.bind(12, sample.textValue) }
-            statement.bind(13, sample.unit)
+            if let value = sample.rawValue ?? sample.value {
+                statement.bind(12, value)
+            } else {
+                statement.bind(12, sample.textValue)
+            }
+            statement.bind(13, sample.rawUnit ?? sample.unit)
         }
         statement.bind(14, Int64(sample.flags.rawValue))
         statement.bind(15, Int64(sample.line))
+        statement.bind(16, identity)
         try statement.run()
+        if connection.changes == 0 {
+            guard !options.dropExactDuplicates else {
+                dropped["exact duplicate records", default: 0] += 1
+                if table == "cumulative_samples" { ids.cumulative -= 1 } else if table == "discrete_samples" {
+                    ids.discrete -= 1
+                } else {
+                    ids.category -= 1
+                }
+                return nil
+            }
+            // Keeping duplicates: the copy gets the next free identity so the table stays unique.
+            var salted = identity
+            repeat {
+                salted &+= 1
+                statement.bind(16, salted)
+                try statement.run()
+            } while connection.changes == 0
+        }
         count(table)
+        if let sync { try rememberSync(source: sample.source.name, key: sync, table: table, id: id) }
         try writeMetadata(sample.metadata, table: table, id: id)
         if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
         return (table, id)

@@ -17,13 +17,13 @@ extension SQLiteSink {
         count("correlations")
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
         for child in correlation.children {
-            let identity = SampleIdentity(child)
+            let identity = SampleIdentity.fingerprint(child)
             let link: (table: String, id: Int64)
             if let existing = correlationCandidates[identity] {
                 link = existing
             } else {
                 // Not repeated at top level (against the format's rule): store it once, here.
-                let (table, childID) = try writeSample(child)
+                guard let (table, childID) = try writeSample(child, identity: identity) else { continue }
                 link = (table, childID)
                 correlationCandidates[identity] = link
             }
@@ -90,8 +90,19 @@ extension SQLiteSink {
 
     func writeRoute(_ route: WorkoutRoute, workoutID: Int64) throws {
         try writeSource(route.source)
+        let sync = Self.syncKey(route.metadata)
+        if let sync {
+            switch try syncDecision(source: route.source.name, key: sync) {
+            case .keep: break
+            case .drop:
+                dropped["routes superseded by a higher sync version", default: 0] += 1
+                return
+            case .replace(let table, let id): try deleteSuperseded(table: table, id: id)
+            }
+        }
         ids.route += 1
         let id = ids.route
+        if let sync { try rememberSync(source: route.source.name, key: sync, table: "workout_routes", id: id) }
         try statements.route.run([
             .integer(id), .integer(workoutID), .integer(Int64(route.source.id)), .text(route.source.name),
             instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),

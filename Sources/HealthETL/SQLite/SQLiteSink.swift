@@ -11,7 +11,19 @@ public final class SQLiteSink: ExportSink {
     let statements: SchemaStatements
     var ids = RowIDs()
     /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    var correlationCandidates: [SampleIdentity: (table: String, id: Int64)] = [:]
+    var correlationCandidates: [Int64: (table: String, id: Int64)] = [:]
+    public let options: Options
+    /// Records not stored, by reason: every dropped record is counted.
+    public internal(set) var dropped: [String: Int] = [:]
+
+    /// What the sink does with duplicates (the dedup stage's switches).
+    public struct Options: Sendable {
+        /// Store one copy of records that say exactly the same thing.
+        public var dropExactDuplicates = true
+        /// Keep only the highest `HKMetadataKeySyncVersion` per app and sync identifier.
+        public var keepHighestSyncVersion = true
+        public init() {}
+    }
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
     var writtenSources: [Bool] = []
@@ -21,7 +33,10 @@ public final class SQLiteSink: ExportSink {
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
     let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 16 * 32)
 
-    public init(path: String, timeZone: TimeZone, lockTimeoutMilliseconds: Int32 = 10_000) throws {
+    public init(
+        path: String, timeZone: TimeZone, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
+    ) throws {
+        self.options = options
         target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         localDates = LocalDateResolver(timeZone: timeZone)
         do {
@@ -110,23 +125,5 @@ struct RowIDs {
     var clinical: Int64 = 0
     var audiogram: Int64 = 0
     var vision: Int64 = 0
-}
-
-/// What makes a top-level sample the same as a correlation's child: the export has no UUIDs.
-struct SampleIdentity: Hashable {
-    var type: String
-    var sourceID: Int
-    var start: Int64?
-    var end: Int64?
-    var value: Double?
-    var text: String?
-
-    init(_ sample: Sample) {
-        type = sample.type
-        sourceID = sample.source.id
-        start = sample.startDate?.seconds
-        end = sample.endDate?.seconds
-        value = sample.value
-        text = sample.textValue
-    }
+    var stateOfMind: Int64 = 0
 }

@@ -92,6 +92,29 @@ extension Schema {
                 column("attachments_json", "TEXT", ""),
             ]),
         SchemaTable(
+            name: "state_of_mind",
+            doc: "State of Mind entries (iOS 18+), which Apple's export does not contain: read from a Health Auto "
+                + "Export JSON file (`--state-of-mind`). Average `valence_shifted` or `valence_percent`, never "
+                + "`valence`: on the raw [-1, 1] scale a very pleasant and a very unpleasant day average to "
+                + "a misleading \"neutral\".",
+            columns: [
+                column("id", "INTEGER PRIMARY KEY", ""),
+                column("identifier", "TEXT", "The entry's `id` in its source."),
+                column("source_name", "TEXT NOT NULL", "Where it came from (`Health Auto Export`)."),
+                column("kind", "TEXT", "`dailyMood` or `momentaryEmotion`."),
+                column("start_date", "TEXT", "UTC."),
+                column("end_date", "TEXT", "UTC."),
+                column("utc_offset", "TEXT", ""),
+                column("local_date", "TEXT", ""),
+                column("valence", "REAL", "In [-1, 1] (very unpleasant … very pleasant)."),
+                column("valence_shifted", "REAL", "valence + 1, in [0, 2]."),
+                column("valence_percent", "REAL", "valence_shifted / 2 × 100, in [0, 100]."),
+                column("classification", "TEXT", "`valenceClassification` as written."),
+                column("labels_json", "TEXT", "JSON array of labels (`Happy`, `Stressed`, …)."),
+                column("associations_json", "TEXT", "JSON array of associations (`Work`, `Family`, …)."),
+                column("metadata_json", "TEXT", "The entry's metadata object, as JSON."),
+            ]),
+        SchemaTable(
             name: "me",
             doc: "The characteristics (`Me`): one row per attribute.",
             columns: [
@@ -134,12 +157,9 @@ extension Schema {
             ]),
     ]
 
-    /// Indexes for the common queries (one type over a date range; children by parent), created after the
-    /// bulk load, which is faster than maintaining them row by row.
+    /// Indexes for the common queries (children by parent). One type over a date range is served by the
+    /// sample tables' UNIQUE (type, start_date, identity).
     public static let indexes: [String] = [
-        "CREATE INDEX cumulative_samples_type_start ON cumulative_samples(type, start_date)",
-        "CREATE INDEX discrete_samples_type_start ON discrete_samples(type, start_date)",
-        "CREATE INDEX category_samples_type_start ON category_samples(type, start_date)",
         "CREATE INDEX metadata_parent ON metadata(parent_table, parent_id)",
         "CREATE INDEX hrv_beats_sample ON hrv_beats(sample_id)",
         "CREATE INDEX route_points_route ON route_points(route_id, seq)",

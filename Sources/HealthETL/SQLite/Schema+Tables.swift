@@ -61,6 +61,19 @@ extension Schema {
                 column("sample_id", "INTEGER NOT NULL", ""),
             ]),
         SchemaTable(
+            name: "sync_identifiers",
+            doc: "The sync identifier (`HKMetadataKeySyncIdentifier`) of each app's samples and routes, with the "
+                + "version kept: among records of one source with the same identifier only the highest "
+                + "`HKMetadataKeySyncVersion` is stored, as HealthKit itself does.",
+            columns: [
+                column("source_name", "TEXT NOT NULL", "The app (source name); versions of the app share identifiers."),
+                column("sync_identifier", "TEXT NOT NULL", ""),
+                column("version", "INTEGER NOT NULL", "The version kept."),
+                column("row_table", "TEXT NOT NULL", "Where the kept record is."),
+                column("row_id", "INTEGER NOT NULL", ""),
+            ],
+            constraints: ["PRIMARY KEY (source_name, sync_identifier)"]),
+        SchemaTable(
             name: "hrv_beats",
             doc: "Beat-to-beat readings of HRV (SDNN) records.",
             columns: [

@@ -40,7 +40,13 @@ public enum Schema {
                         + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date, 64 "
                         + "missing or non-numeric value, 128 missing unit."),
                 column("xml_line", "INTEGER", "Line of the `<Record` tag in the export XML."),
-            ])
+                column(
+                    "identity", "INTEGER NOT NULL",
+                    "Fingerprint of what the record says (type, source, device, UTC dates, exported value and "
+                        + "unit, metadata): the export has no UUIDs. Unique per type and start: exact "
+                        + "duplicates are stored once (see docs/identity.md)."),
+            ],
+            constraints: ["UNIQUE (type, start_date, identity)"])
     }
 
     public static let tables: [SchemaTable] = sampleTables + workoutTables + otherTables

@@ -1,0 +1,50 @@
+/// The two rules that keep one copy of a sample (issue: dedup by sync identifier and version).
+///
+/// - Exact duplicates: the sample tables are UNIQUE on (type, start_date, identity), so a second copy of a
+///   record is not inserted; it is counted.
+/// - Sync identifiers: among records of one app with the same `HKMetadataKeySyncIdentifier`, only the one
+///   with the highest `HKMetadataKeySyncVersion` is kept, as HealthKit does. Versions can arrive in any order:
+///   a lower one after a higher one is dropped; a higher one replaces the row kept so far.
+extension SQLiteSink {
+    enum SyncDecision {
+        case keep
+        case drop
+        case replace(table: String, id: Int64)
+    }
+
+    static let syncIdentifierKey = "HKMetadataKeySyncIdentifier"
+    static let syncVersionKey = "HKMetadataKeySyncVersion"
+
+    /// The sync identifier and version in `metadata`, if any (version 0 when it is missing or not a number).
+    static func syncKey(_ metadata: [MetadataEntry]) -> (identifier: String, version: Int64)? {
+        guard !metadata.isEmpty, let identifier = metadata.first(where: { $0.key == syncIdentifierKey })?.value
+        else { return nil }
+        let version = metadata.first { $0.key == syncVersionKey }.flatMap { Int64($0.value) } ?? 0
+        return (identifier, version)
+    }
+
+    func syncDecision(source: String, key: (identifier: String, version: Int64)) throws -> SyncDecision {
+        guard options.keepHighestSyncVersion else { return .keep }
+        let existing = try statements.syncLookup.rows([.text(source), .text(key.identifier)]).first
+        guard let existing, case .integer(let version) = existing[0], case .text(let table) = existing[1],
+            case .integer(let id) = existing[2]
+        else { return .keep }
+        if version >= key.version { return .drop }
+        return .replace(table: table, id: id)
+    }
+
+    func rememberSync(source: String, key: (identifier: String, version: Int64), table: String, id: Int64) throws {
+        guard options.keepHighestSyncVersion else { return }
+        try statements.syncStore.run([.text(source), .text(key.identifier), .integer(key.version), .text(table), .integer(id)])
+    }
+
+    /// Removes a superseded row and everything hanging off it.
+    func deleteSuperseded(table: String, id: Int64) throws {
+        try statements.deleteRow[table]?.run([.integer(id)])
+        try statements.deleteMetadata.run([.text(table), .integer(id)])
+        if table == "discrete_samples" { try statements.deleteBeats.run([.integer(id)]) }
+        if table == "workout_routes" { try statements.deletePoints.run([.integer(id)]) }
+        count(table, -1)
+        dropped["records replaced by a higher sync version", default: 0] += 1
+    }
+}
