@@ -65,6 +65,10 @@ public struct ImportJob {
         summary = produced.value.summary
         summary.rows = sink.rowCounts
         summary.dropped = sink.dropped
+        for (type, count) in sink.unknownTypes {
+            summary.warnings["records of a type not in the HealthKit catalog (stored by the fallback rule): \(type)"] =
+                count
+        }
         summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
         summary.seconds = Self.seconds(clock.now - started)
         do {

@@ -47,4 +47,25 @@ extension SQLiteSink {
         count(table, -1)
         dropped["records replaced by a higher sync version", default: 0] += 1
     }
+
+    /// Links workouts of different sources that cover the same stretch of time (one session recorded by two
+    /// apps). Uses the start-date index, so it stays fast for thousands of workouts.
+    func linkProbableDuplicateWorkouts() throws {
+        try connection.execute(
+            """
+            INSERT INTO workout_duplicates (workout_id, probable_duplicate_of, overlap_fraction)
+            SELECT later.id, earlier.id,
+                   (min(julianday(later.end_date), julianday(earlier.end_date))
+                    - max(julianday(later.start_date), julianday(earlier.start_date)))
+                   / max(min(julianday(later.end_date) - julianday(later.start_date),
+                             julianday(earlier.end_date) - julianday(earlier.start_date)), 1e-9) AS fraction
+            FROM workouts AS later JOIN workouts AS earlier
+              ON earlier.id < later.id
+             AND earlier.start_date < later.end_date AND earlier.end_date > later.start_date
+             AND earlier.source_name <> later.source_name
+            WHERE fraction >= 0.5
+            """)
+        let linked = connection.changes
+        if linked > 0 { dropped["workouts linked as probable duplicates (kept)", default: 0] += linked }
+    }
 }

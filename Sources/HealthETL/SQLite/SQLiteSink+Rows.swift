@@ -57,7 +57,9 @@ extension SQLiteSink {
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
             lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
+
         }
+        if lastKind?.kind == nil { unknownTypes[sample.type, default: 0] += 1 }
         switch lastKind?.kind ?? TypeCatalog.kind(of: sample) {
         case .cumulative:
             ids.cumulative += 1

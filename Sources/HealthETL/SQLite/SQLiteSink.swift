@@ -15,6 +15,8 @@ public final class SQLiteSink: ExportSink {
     public let options: Options
     /// Records not stored, by reason: every dropped record is counted.
     public internal(set) var dropped: [String: Int] = [:]
+    /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
+    public internal(set) var unknownTypes: [String: Int] = [:]
 
     /// What the sink does with duplicates (the dedup stage's switches).
     public struct Options: Sendable {
@@ -94,6 +96,7 @@ public final class SQLiteSink: ExportSink {
 
     public func finish(_ summary: ImportSummary) throws {
         do {
+            try linkProbableDuplicateWorkouts()
             try writeRun(summary)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")

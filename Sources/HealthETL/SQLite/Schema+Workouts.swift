@@ -18,6 +18,16 @@ extension Schema {
                 column("xml_line", "INTEGER", ""),
             ]),
         SchemaTable(
+            name: "workout_duplicates",
+            doc: "Workouts that probably record the same session from another app (Watch and Strava, say): linked, "
+                + "never deleted. Two workouts of different sources are linked when they overlap by at least half "
+                + "of the shorter one; `workout_id` is the later-imported one.",
+            columns: [
+                column("workout_id", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+                column("probable_duplicate_of", "INTEGER NOT NULL REFERENCES workouts(id)", ""),
+                column("overlap_fraction", "REAL NOT NULL", "Overlap divided by the shorter workout's span."),
+            ]),
+        SchemaTable(
             name: "workout_events",
             doc: "Pause/resume/lap/segment/marker events, of the workout or of one of its activities.",
             columns: [
