@@ -21,6 +21,8 @@ public struct ActivitySummary: Sendable {
     public var date: String?
     public var values: [(name: String, value: Double)] = []
     public var activeEnergyBurnedUnit: String?
+    /// The energy unit as exported, when the unit stage converted the energy values.
+    public var rawActiveEnergyBurnedUnit: String?
     public var line: Int32
 }
 

@@ -19,7 +19,11 @@ public final class SampleSource: Sendable {
 
 public struct MetadataEntry: Equatable, Hashable, Sendable {
     public var key: String
+    /// The value exactly as exported.
     public var value: String
+    /// The number in a quantity value (`418 cm`), converted by the unit stage when it knows the unit.
+    public var number: Double?
+    public var numberUnit: String?
 
     public init(key: String, value: String) {
         self.key = key
@@ -44,13 +48,15 @@ public struct SampleFlags: OptionSet, Hashable, Sendable {
     public static let badValue = SampleFlags(rawValue: 1 << 6)
     /// A quantity with no `unit`.
     public static let missingUnit = SampleFlags(rawValue: 1 << 7)
+    /// A unit that cannot be read or is of the wrong dimension for the type (value and unit kept as exported).
+    public static let unitNotConvertible = SampleFlags(rawValue: 1 << 8)
 
     /// Names for the `flags` documentation and summaries.
     public static let names: [(SampleFlags, String)] = [
         (.startAfterEnd, "start_after_end"), (.missingStartDate, "missing_start_date"),
         (.missingEndDate, "missing_end_date"), (.missingType, "missing_type"),
         (.missingSource, "missing_source"), (.badDate, "bad_date"), (.badValue, "bad_value"),
-        (.missingUnit, "missing_unit"),
+        (.missingUnit, "missing_unit"), (.unitNotConvertible, "unit_not_convertible"),
     ]
 }
 

@@ -10,6 +10,9 @@ public struct Workout: Sendable {
     public var totalDistanceUnit: String?
     public var totalEnergyBurned: Double?
     public var totalEnergyBurnedUnit: String?
+    /// The totals as exported, when the unit stage converted them.
+    public var rawTotalDistance: (value: Double, unit: String)?
+    public var rawTotalEnergyBurned: (value: Double, unit: String)?
     public var creationDate: Timestamp?
     public var startDate: Timestamp?
     public var endDate: Timestamp?
@@ -56,6 +59,8 @@ public struct WorkoutStatistic: Sendable {
     public var maximum: Double?
     public var sum: Double?
     public var unit: String?
+    /// The unit as exported, when the unit stage converted the values.
+    public var rawUnit: String?
     public var activityIndex: Int?
 }
 

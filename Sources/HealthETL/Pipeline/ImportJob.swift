@@ -7,7 +7,7 @@ public struct ImportJob {
     public var inputPath: String
     public var databasePath: String
     public var timeZone: TimeZone
-    public var stages: [any ExportStage] = [ValenceStage()]
+    public var stages: [any ExportStage] = [UnitStage(), ValenceStage()]
     /// A Health Auto Export JSON file with State of Mind entries (Apple's export has none).
     public var stateOfMindPath: String?
     /// The dedup switches (exact duplicates, sync versions), applied by the sink.

@@ -14,7 +14,7 @@ extension SQLiteSink {
             .integer(ids.summary), text(summary.date), value("activeEnergyBurned"), value("activeEnergyBurnedGoal"),
             text(summary.activeEnergyBurnedUnit), value("appleMoveTime"), value("appleMoveTimeGoal"),
             value("appleExerciseTime"), value("appleExerciseTimeGoal"), value("appleStandHours"),
-            value("appleStandHoursGoal"), otherJSON,
+            value("appleStandHoursGoal"), otherJSON, text(summary.rawActiveEnergyBurnedUnit),
         ])
         count("activity_summaries")
     }

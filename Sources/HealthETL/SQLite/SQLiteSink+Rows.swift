@@ -197,9 +197,14 @@ extension SQLiteSink {
             statement.bind(2, id)
             statement.bind(3, entry.key)
             statement.bind(4, entry.value)
-            let (number, unit) = MetadataValue.quantity(entry.value)
-            statement.bind(5, number)
-            statement.bind(6, unit)
+            if entry.number != nil {
+                statement.bind(5, entry.number)
+                statement.bind(6, entry.numberUnit)
+            } else {
+                let (number, unit) = MetadataValue.quantity(entry.value)
+                statement.bind(5, number)
+                statement.bind(6, unit)
+            }
             try statement.run()
         }
         count("metadata", entries.count)

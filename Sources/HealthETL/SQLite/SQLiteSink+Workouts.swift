@@ -48,8 +48,12 @@ extension SQLiteSink {
         statement.bind(13, workout.totalDistanceUnit)
         statement.bind(14, workout.totalEnergyBurned)
         statement.bind(15, workout.totalEnergyBurnedUnit)
-        statement.bind(16, Int64(workout.flags.rawValue))
-        statement.bind(17, Int64(workout.line))
+        statement.bind(16, workout.rawTotalDistance?.value)
+        statement.bind(17, workout.rawTotalDistance?.unit)
+        statement.bind(18, workout.rawTotalEnergyBurned?.value)
+        statement.bind(19, workout.rawTotalEnergyBurned?.unit)
+        statement.bind(20, Int64(workout.flags.rawValue))
+        statement.bind(21, Int64(workout.line))
         try statement.run()
         count("workouts")
         try writeMetadata(workout.metadata, table: "workouts", id: id)
@@ -82,6 +86,7 @@ extension SQLiteSink {
                 .integer(ids.statistic), .integer(id), activity, .text(statistic.type),
                 instantText(statistic.startDate), instantText(statistic.endDate), real(statistic.average),
                 real(statistic.minimum), real(statistic.maximum), real(statistic.sum), text(statistic.unit),
+                text(statistic.rawUnit),
             ])
         }
         count("workout_statistics", workout.statistics.count)

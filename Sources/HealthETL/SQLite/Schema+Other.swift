@@ -8,7 +8,7 @@ extension Schema {
                 column("date", "TEXT", "`dateComponents`."),
                 column("active_energy_burned", "REAL", ""),
                 column("active_energy_burned_goal", "REAL", ""),
-                column("active_energy_burned_unit", "TEXT", ""),
+                column("active_energy_burned_unit", "TEXT", "`kcal` once converted."),
                 column("apple_move_time", "REAL", "Minutes."),
                 column("apple_move_time_goal", "REAL", ""),
                 column("apple_exercise_time", "REAL", "Minutes."),
@@ -16,6 +16,7 @@ extension Schema {
                 column("apple_stand_hours", "REAL", ""),
                 column("apple_stand_hours_goal", "REAL", ""),
                 column("other_json", "TEXT", "Attributes of other versions (`appleMoveMinutes`), as JSON."),
+                column("raw_active_energy_burned_unit", "TEXT", "The energy unit as exported, when converted."),
             ]),
         SchemaTable(
             name: "ecg_recordings",

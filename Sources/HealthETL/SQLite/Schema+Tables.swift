@@ -24,7 +24,10 @@ extension Schema {
                 column("parent_id", "INTEGER NOT NULL", "Its `id` in that table."),
                 column("key", "TEXT NOT NULL", "Metadata key as exported (`HKTimeZone`, `Health Mate App Version`)."),
                 column("value", "TEXT", "Value as exported."),
-                column("number", "REAL", "The number of a `<number> <unit>` or plain numeric value."),
+                column(
+                    "number", "REAL",
+                    "The number of a `<number> <unit>` or plain numeric value, converted to a standard unit (m, kg, s, "
+                        + "degC, kcal, m/s, …) when the unit is known; `HKWeatherHumidity` written ×100 is divided back."),
                 column("number_unit", "TEXT", "The unit of `number`, when the value had one."),
             ]),
         SchemaTable(

@@ -31,14 +31,18 @@ public enum Schema {
                 column("type", "TEXT NOT NULL", "The HealthKit identifier as exported (`HKQuantityTypeIdentifierStepCount`)."),
             ] + sourceColumns + sampleTimeColumns + [
                 column("value", valueType, valueDoc),
-                column("unit", "TEXT", "Unit of `value` (quantities; NULL for categories)."),
+                column(
+                    "unit", "TEXT",
+                    "Unit of `value`: the type's canonical unit (`kg`, `m`, `kcal`, `count/min`, `mg/dL`, `%` as a "
+                        + "0–1 fraction…) once converted; NULL for categories."),
                 column("raw_value", valueType, "The value exactly as exported."),
                 column("raw_unit", "TEXT", "The unit exactly as exported (the user's display unit)."),
                 column(
                     "flags", "INTEGER NOT NULL DEFAULT 0",
                     "Bit set of problems found in the record, which is kept anyway: 1 start after end, 2 missing "
                         + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date, 64 "
-                        + "missing or non-numeric value, 128 missing unit."),
+                        + "missing or non-numeric value, 128 missing unit, 256 unit unreadable or of the wrong dimension "
+                        + "(value and unit kept as exported)."),
                 column("xml_line", "INTEGER", "Line of the `<Record` tag in the export XML."),
                 column(
                     "identity", "INTEGER NOT NULL",
