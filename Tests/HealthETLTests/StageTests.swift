@@ -194,5 +194,5 @@ struct SampleIdentityTests {
         #expect(SampleIdentity.fingerprint(sample()) == Self.pinnedFingerprint)
     }
 
-    static let pinnedFingerprint: Int64 = -3_583_863_438_384_741_611
+    static let pinnedFingerprint: Int64 = 2_779_325_208_050_142_997
 }

@@ -44,7 +44,7 @@ final class SQLiteTarget {
             if isNew {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.
                 try connection.execute(
-                    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; "
+                    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384; "
                         + "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             } else {
                 chmod(path, 0o600)

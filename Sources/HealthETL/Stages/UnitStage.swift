@@ -15,9 +15,16 @@ public struct UnitStage: ExportStage {
 
     public mutating func process(_ item: ExportItem, emit: (ExportItem) throws -> Void) throws {
         switch item {
-        case .sample(var sample):
-            normalize(&sample)
-            try emit(.sample(sample))
+        case .sample(let sample):
+            // Most samples are already in their canonical unit and carry no metadata: pass those on untouched
+            // (rebuilding the item would retain and release every field of millions of samples).
+            guard needsWork(sample) else {
+                try emit(item)
+                return
+            }
+            var changed = sample
+            normalize(&changed)
+            try emit(.sample(changed))
         case .correlation(var correlation):
             for index in correlation.children.indices { normalize(&correlation.children[index]) }
             normalizeMetadata(&correlation.metadata)
@@ -31,6 +38,17 @@ public struct UnitStage: ExportStage {
         default:
             try emit(item)
         }
+    }
+
+    private var lastCanonical: (type: String, unit: String?) = ("", nil)
+
+    private mutating func needsWork(_ sample: Sample) -> Bool {
+        if !sample.metadata.isEmpty { return true }
+        guard let unit = sample.unit, !sample.isCategory else { return false }
+        if lastCanonical.type != sample.type {
+            lastCanonical = (sample.type, TypeCatalog.quantityInfo(sample.type)?.canonicalUnit)
+        }
+        return lastCanonical.unit != nil && lastCanonical.unit != unit
     }
 
     mutating func normalize(_ sample: inout Sample) {
