@@ -30,14 +30,12 @@ extension SQLiteSink {
     }
 
     func writeAudiogram(_ audiogram: Audiogram) throws {
-        try writeSource(audiogram.source)
         ids.audiogram += 1
         let id = ids.audiogram
         let statement = statements.audiogram
-        statement.bind(1, id)
-        statement.bind(2, audiogram.type)
-        bindSource(statement, 3, audiogram.source)
-        bindTimes(statement, 5, start: audiogram.startDate, end: audiogram.endDate, creation: audiogram.creationDate, zone: nil)
+        try bindHeader(
+            statement, id: id, type: audiogram.type, source: audiogram.source, start: audiogram.startDate,
+            end: audiogram.endDate, creation: audiogram.creationDate, metadata: audiogram.metadata)
         statement.bind(10, Int64(audiogram.line))
         try statement.run()
         count("audiograms")

@@ -39,7 +39,6 @@ extension SQLiteSink {
     /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
     /// stored (an exact duplicate, or an older sync version).
     func writeSample(_ sample: Sample, identity: Int64) throws -> (String, Int64)? {
-        try writeSource(sample.source)
         let sync = Self.syncKey(sample.metadata)
         if let sync {
             switch try syncDecision(source: sample.source.name, key: sync) {
@@ -71,11 +70,9 @@ extension SQLiteSink {
             ids.category += 1
             (statement, table, id) = (statements.category, "category_samples", ids.category)
         }
-        statement.bind(1, id)
-        statement.bind(2, sample.type)
-        bindSource(statement, 3, sample.source)
-        let zone = sample.metadata.isEmpty ? nil : sample.metadataValue("HKTimeZone")
-        bindTimes(statement, 5, start: sample.startDate, end: sample.endDate, creation: sample.creationDate, zone: zone)
+        try bindHeader(
+            statement, id: id, type: sample.type, source: sample.source, start: sample.startDate, end: sample.endDate,
+            creation: sample.creationDate, metadata: sample.metadata)
         if table == "category_samples" {
             statement.bind(10, sample.textValue)
             statement.bindNull(11)
@@ -143,6 +140,20 @@ extension SQLiteSink {
 
     func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     func real(_ value: Double?) -> SQLiteValue { value.map { $0.isFinite ? .real($0) : .null } ?? .null }
+
+    /// Binds the columns every sample-like table starts with: id, type, source_id, source_name, start, end,
+    /// creation, utc_offset and local_date (parameters 1…9), writing the source first if it is new.
+    func bindHeader(
+        _ statement: SQLiteStatement, id: Int64, type: String, source: SampleSource, start: Timestamp?,
+        end: Timestamp?, creation: Timestamp?, metadata: [MetadataEntry]
+    ) throws {
+        try writeSource(source)
+        statement.bind(1, id)
+        statement.bind(2, type)
+        bindSource(statement, 3, source)
+        let zone = metadata.isEmpty ? nil : metadata.first { $0.key == "HKTimeZone" }?.value
+        bindTimes(statement, 5, start: start, end: end, creation: creation, zone: zone)
+    }
 
     func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
         statement.bind(index, Int64(source.id))

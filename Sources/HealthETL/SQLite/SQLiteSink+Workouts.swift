@@ -1,16 +1,11 @@
 extension SQLiteSink {
     func writeCorrelation(_ correlation: Correlation) throws {
-        try writeSource(correlation.source)
         ids.correlation += 1
         let id = ids.correlation
         let statement = statements.correlation
-        statement.bind(1, id)
-        statement.bind(2, correlation.type)
-        bindSource(statement, 3, correlation.source)
-        let zone = correlation.metadata.first { $0.key == "HKTimeZone" }?.value
-        bindTimes(
-            statement, 5, start: correlation.startDate, end: correlation.endDate, creation: correlation.creationDate,
-            zone: zone)
+        try bindHeader(
+            statement, id: id, type: correlation.type, source: correlation.source, start: correlation.startDate,
+            end: correlation.endDate, creation: correlation.creationDate, metadata: correlation.metadata)
         statement.bind(10, Int64(correlation.flags.rawValue))
         statement.bind(11, Int64(correlation.line))
         try statement.run()
@@ -33,15 +28,12 @@ extension SQLiteSink {
     }
 
     func writeWorkout(_ workout: Workout) throws {
-        try writeSource(workout.source)
         ids.workout += 1
         let id = ids.workout
         let statement = statements.workout
-        statement.bind(1, id)
-        statement.bind(2, workout.activityType)
-        bindSource(statement, 3, workout.source)
-        let zone = workout.metadata.first { $0.key == "HKTimeZone" }?.value
-        bindTimes(statement, 5, start: workout.startDate, end: workout.endDate, creation: workout.creationDate, zone: zone)
+        try bindHeader(
+            statement, id: id, type: workout.activityType, source: workout.source, start: workout.startDate,
+            end: workout.endDate, creation: workout.creationDate, metadata: workout.metadata)
         statement.bind(10, workout.duration)
         statement.bind(11, workout.durationUnit)
         statement.bind(12, workout.totalDistance)
