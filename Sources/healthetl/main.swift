@@ -8,4 +8,6 @@ let tool = Tool(
     errorIsTerminal: isatty(STDERR_FILENO) != 0)
 // Output files are the owner's only: health data is private.
 umask(0o077)
+// An interrupted first import deletes its unfinished database file.
+InterruptCleanup.isEnabled = true
 exit(tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -123,4 +123,16 @@ struct SQLiteSinkTests {
         #expect(throws: ImportError.self) { _ = try importBody(into: database) }
         #expect(try other.scalar("SELECT text FROM notes") == .text("mine"))
     }
+
+    /// A first import killed with SIGKILL leaves `<db>.healthetl-<pid>.tmp`; the next run removes it.
+    @Test func leftoversOfAKilledImportAreRemoved() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        let stale = directory.write("health.sqlite.healthetl-3999999.tmp", "half a database")
+        let live = directory.write("health.sqlite.healthetl-\(getpid() == 1 ? 2 : 1).tmp", "pid 1 is alive")
+        _ = try importBody(into: database)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
 }

@@ -22,8 +22,10 @@ final class SQLiteTarget {
             throw ImportError(.output, "the folder \(directory) does not exist", file: path)
         }
         if isNew {
+            Self.removeStaleTemporaryFiles(of: path)
             workingPath = path + ".healthetl-\(getpid()).tmp"
             unlink(workingPath)
+            InterruptCleanup.register(workingPath)
             // Create the file ourselves first, so it is owner-only from its first byte.
             let descriptor = open(workingPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
@@ -61,6 +63,19 @@ final class SQLiteTarget {
         }
     }
 
+    /// Deletes `<db>.healthetl-<pid>.tmp` files left by an import that was killed (SIGKILL, power loss): their
+    /// process no longer exists. A file of a process that is still running is another import's; left alone.
+    static func removeStaleTemporaryFiles(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".healthetl-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let pidText = name.dropFirst(prefix.count).dropLast(4)
+            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((directory.isEmpty ? "." : directory) + "/" + name)
+        }
+    }
+
     /// Commits, and for a new database moves it into place.
     func commit() throws {
         do {
@@ -77,6 +92,7 @@ final class SQLiteTarget {
                 fsync(descriptor)
                 close(descriptor)
             }
+            defer { InterruptCleanup.unregister() }
             guard rename(workingPath, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(workingPath)
@@ -91,6 +107,38 @@ final class SQLiteTarget {
         guard !closed else { return }
         closed = true
         try? connection.execute("ROLLBACK")
-        if isNew { unlink(workingPath) }
+        if isNew {
+            unlink(workingPath)
+            InterruptCleanup.unregister()
+        }
+    }
+}
+
+/// Deletes the unfinished new database when the import is interrupted (Ctrl-C, `kill`), so no half-written
+/// file is left behind. The signal handler may only call async-signal-safe functions, so the path is kept as
+/// a C string allocated beforehand.
+///
+/// Process-wide, so only the command-line tool turns it on (`isEnabled`): one import per process. Library users
+/// and the test suite, which run imports side by side, leave it off.
+public enum InterruptCleanup {
+    nonisolated(unsafe) public static var isEnabled = false
+    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+
+    static func register(_ temporaryPath: String) {
+        guard isEnabled else { return }
+        path = strdup(temporaryPath)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { received in
+                if let path = InterruptCleanup.path { unlink(path) }
+                _exit(128 + received)
+            }
+        }
+    }
+
+    static func unregister() {
+        guard isEnabled else { return }
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { signal(signalNumber, SIG_DFL) }
+        free(path)
+        path = nil
     }
 }
