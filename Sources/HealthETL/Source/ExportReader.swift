@@ -10,7 +10,7 @@ public final class ExportReader {
     private let document: XMLDocumentReader
     private var queueIndex = 0
     private var xmlFinished = false
-    private var trailingItems: [ExportItem]?
+    private var trailingPaths: ArraySlice<String>?
     private var sideFileWarnings: [String: Int] = [:]
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
@@ -109,31 +109,33 @@ public final class ExportReader {
         }
     }
 
-    /// ECG CSVs and CDA documents come after the XML, as the exporter writes them.
+    /// ECG CSVs and CDA documents come after the XML, as the exporter writes them. Read one at a time: an
+    /// export can hold hundreds of recordings, and holding them all at once would make memory grow with it.
     private func nextTrailingItem() throws -> ExportItem? {
-        if trailingItems == nil {
-            trailingItems = []
-            for path in container.sideFiles(in: "electrocardiograms") where path.lowercased().hasSuffix(".csv") {
-                do {
-                    guard let stream = try container.openSideFile(path) else { continue }
-                    let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
-                    let name = String(path.split(separator: "/").last ?? Substring(path))
-                    trailingItems?.append(.electrocardiogram(try ECGReader.read(fileName: name, bytes: bytes)))
-                } catch let error as ImportError {
-                    warn("ECG file unreadable: \(error.located(file: container.path, entry: container.sideFileLabel(path)))")
-                } catch {
-                    warn("ECG file unreadable: \(path): \(error)")
-                }
-            }
-            if let cda = cdaDocumentPath(), let stream = try? container.openSideFile(cda),
-                let bytes = try? stream.readAll(limit: Self.maximumSideFileSize)
-            {
-                trailingItems?.append(.document(name: cda, bytes: bytes))
-            }
+        if trailingPaths == nil {
+            var paths = container.sideFiles(in: "electrocardiograms").filter { $0.lowercased().hasSuffix(".csv") }
+            if let cda = cdaDocumentPath() { paths.append(cda) }
+            trailingPaths = paths[...]
         }
-        guard let first = trailingItems?.first else { return nil }
-        trailingItems?.removeFirst()
-        return first
+        while let path = trailingPaths?.popFirst() {
+            if let item = readTrailingItem(path) { return item }
+        }
+        return nil
+    }
+
+    private func readTrailingItem(_ path: String) -> ExportItem? {
+        do {
+            guard let stream = try container.openSideFile(path) else { return nil }
+            let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
+            if path.lowercased().hasSuffix("_cda.xml") { return .document(name: path, bytes: bytes) }
+            let name = String(path.split(separator: "/").last ?? Substring(path))
+            return .electrocardiogram(try ECGReader.read(fileName: name, bytes: bytes))
+        } catch let error as ImportError {
+            warn("side file unreadable: \(error.located(file: container.path, entry: container.sideFileLabel(path)))")
+        } catch {
+            warn("side file unreadable: \(path): \(error)")
+        }
+        return nil
     }
 
     /// `export_cda.xml` beside the main XML; its prefix is localised, the `_cda` suffix is not.
