@@ -16,6 +16,11 @@ struct ToolTests {
         return (code, output.out, output.err)
     }
 
+    static let oneRecordExport = exportXML(
+        """
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:05:00 +0100" value="5"/>
+        """)
+
     @Test func usageErrorsExit64WithASuggestion() {
         let result = run(["import", "x.zip", "--db", "a.sqlite", "--quite"])
         #expect(result.code == 64)
@@ -54,12 +59,7 @@ struct ToolTests {
     @Test func quietPrintsNothingAndJSONIsParseable() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let export = directory.write(
-            "export.xml",
-            exportXML(
-                """
-                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:05:00 +0100" value="5"/>
-                """))
+        let export = directory.write("export.xml", Self.oneRecordExport)
         let quiet = run(["import", export, "--db", directory.file("a.sqlite"), "--quiet"])
         #expect(quiet.code == 0)
         #expect(quiet.out.isEmpty && quiet.err.isEmpty)
@@ -75,12 +75,7 @@ struct ToolTests {
     @Test func aLockedDatabaseIsReportedWithItsOwnExitCode() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let export = directory.write(
-            "export.xml",
-            exportXML(
-                """
-                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:05:00 +0100" value="5"/>
-                """))
+        let export = directory.write("export.xml", Self.oneRecordExport)
         let database = directory.file("h.sqlite")
         #expect(run(["import", export, "--db", database, "--quiet"]).code == 0)
         let holder = try SQLiteConnection(path: database, create: false)

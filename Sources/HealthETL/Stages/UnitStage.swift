@@ -88,24 +88,23 @@ public struct UnitStage: ExportStage {
         }
         for index in workout.activities.indices { normalizeMetadata(&workout.activities[index].metadata) }
         // iOS ≤ 15 totals: distance in metres, energy in kilocalories, as the catalog's distance/energy types.
-        if let distance = workout.totalDistance, let unit = workout.totalDistanceUnit, unit != "m" {
-            if let converter = conversions.converter(from: unit, to: "m") {
-                workout.rawTotalDistance = (distance, unit)
-                workout.totalDistance = converter.convert(distance)
-                workout.totalDistanceUnit = "m"
-            } else {
-                report["workout total distances whose unit does not convert (kept as exported): \(unit)", default: 0] += 1
-            }
+        workout.rawTotalDistance = convertTotal(&workout.totalDistance, &workout.totalDistanceUnit, to: "m")
+        workout.rawTotalEnergyBurned = convertTotal(
+            &workout.totalEnergyBurned, &workout.totalEnergyBurnedUnit, to: "kcal")
+    }
+
+    /// Converts an old-style workout total in place; returns what was exported when it changed it.
+    private mutating func convertTotal(_ value: inout Double?, _ unit: inout String?, to target: String) -> (
+        value: Double, unit: String
+    )? {
+        guard let exported = value, let exportedUnit = unit, exportedUnit != target else { return nil }
+        guard let converter = conversions.converter(from: exportedUnit, to: target) else {
+            report["workout totals whose unit does not convert (kept as exported): \(exportedUnit)", default: 0] += 1
+            return nil
         }
-        if let energy = workout.totalEnergyBurned, let unit = workout.totalEnergyBurnedUnit, unit != "kcal" {
-            if let converter = conversions.converter(from: unit, to: "kcal") {
-                workout.rawTotalEnergyBurned = (energy, unit)
-                workout.totalEnergyBurned = converter.convert(energy)
-                workout.totalEnergyBurnedUnit = "kcal"
-            } else {
-                report["workout total energies whose unit does not convert (kept as exported): \(unit)", default: 0] += 1
-            }
-        }
+        value = converter.convert(exported)
+        unit = target
+        return (exported, exportedUnit)
     }
 
     mutating func normalize(_ summary: inout ActivitySummary) {
