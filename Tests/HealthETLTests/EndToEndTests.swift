@@ -54,6 +54,19 @@ struct EndToEndTests {
         // Children are linked to their top-level copies, never stored a second time.
         #expect(try count(db, "SELECT count(*) FROM correlation_samples") == tally.correlationChildRecords)
         #expect(try count(db, "SELECT count(*) FROM workouts") == tally.workouts)
+        // Probable duplicates (the same session from another app) are linked, and the windowed query finds what
+        // a plain all-pairs comparison finds.
+        #expect(try count(db, "SELECT count(*) FROM workout_duplicates") == tally.probableDuplicateWorkouts)
+        #expect(
+            try count(db, "SELECT count(*) FROM workout_duplicates")
+                == (try count(
+                    db,
+                    """
+                    SELECT count(*) FROM workouts a JOIN workouts b ON b.id < a.id AND b.source_name <> a.source_name
+                    AND b.start_date < a.end_date AND b.end_date > a.start_date
+                    AND (min(julianday(a.end_date), julianday(b.end_date)) - max(julianday(a.start_date), julianday(b.start_date)))
+                        >= 0.5 * min(julianday(a.end_date) - julianday(a.start_date), julianday(b.end_date) - julianday(b.start_date))
+                    """)))
         #expect(try count(db, "SELECT count(*) FROM workout_events") == tally.workoutEvents)
         #expect(try count(db, "SELECT count(*) FROM workout_activities") == tally.workoutActivities)
         #expect(try count(db, "SELECT count(*) FROM workout_statistics") == tally.workoutStatistics)

@@ -49,8 +49,12 @@ extension SQLiteSink {
     }
 
     /// Links workouts of different sources that cover the same stretch of time (one session recorded by two
-    /// apps). Uses the start-date index, so it stays fast for thousands of workouts.
+    /// apps). Only workouts starting within the longest workout's span before another can overlap it, so the
+    /// start-date index bounds each search from both sides (an open-ended range would make it quadratic).
     func linkProbableDuplicateWorkouts() throws {
+        let longest = try connection.scalar(
+            "SELECT coalesce(max(julianday(end_date) - julianday(start_date)), 0) FROM workouts")
+        guard case .real(let days) = longest, days > 0 else { return }
         try connection.execute(
             """
             INSERT INTO workout_duplicates (workout_id, probable_duplicate_of, overlap_fraction)
@@ -62,6 +66,7 @@ extension SQLiteSink {
             FROM workouts AS later JOIN workouts AS earlier
               ON earlier.id < later.id
              AND earlier.start_date < later.end_date AND earlier.end_date > later.start_date
+             AND earlier.start_date >= strftime('%Y-%m-%dT%H:%M:%SZ', julianday(later.start_date) - \(min(days, 3650)))
              AND earlier.source_name <> later.source_name
             WHERE fraction >= 0.5
             """)
