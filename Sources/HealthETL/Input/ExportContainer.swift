@@ -92,6 +92,9 @@ public final class ExportContainer {
         root = (path as NSString).deletingLastPathComponent
     }
 
+    /// Zip entry names that appear more than once (a crafted zip; the first of each is used).
+    public var duplicateEntryNames: [String] { archive?.duplicateNames ?? [] }
+
     /// The entry name to show in messages: nil for a bare XML (the file is the entry).
     public var entryLabel: String? { kind == .xml ? nil : mainEntry }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The source of the pipeline: every item of an export, in document order, then the side files that are
 /// not referenced from the XML (ECG recordings, the CDA document).
 ///
@@ -15,6 +17,9 @@ public final class ExportReader {
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
         self.container = container
+        for name in container.duplicateEntryNames {
+            sideFileWarnings["zip entry name appears more than once (the first is used): \(name)", default: 0] += 1
+        }
         // Inflating runs on its own thread, ahead of the parser.
         let main = try container.openMain()
         let stream: ByteStream = container.kind == .zip ? ReadAheadStream(main) : main
@@ -30,7 +35,11 @@ public final class ExportReader {
 
     /// Counted warnings from the XML and the side files.
     public var warnings: [String: Int] {
-        decoder.warnings.merging(sideFileWarnings, uniquingKeysWith: +)
+        var all = decoder.warnings.merging(sideFileWarnings, uniquingKeysWith: +)
+        if document.replacedInvalidUTF8Bytes > 0 {
+            all["bytes that were not valid UTF-8, replaced by '?'"] = document.replacedInvalidUTF8Bytes
+        }
+        return all
     }
 
     public var elementCounts: [String: Int] { decoder.elementCounts }
@@ -102,6 +111,11 @@ public final class ExportReader {
                 return
             }
             let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
+            guard (try? JSONSerialization.jsonObject(with: Data(bytes))) != nil else {
+                record.problem = "FHIR file \(path) is not valid JSON"
+                warn("clinical record file is not valid JSON (resource not stored)")
+                return
+            }
             record.resourceJSON = String(decoding: bytes, as: UTF8.self)
         } catch {
             record.problem = "\(error)"

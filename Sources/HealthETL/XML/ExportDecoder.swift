@@ -45,6 +45,10 @@ final class ExportDecoder: SAXHandler {
 
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
 
+    /// Real exports nest five levels at most (HealthData › Workout › WorkoutActivity › WorkoutEvent ›
+    /// MetadataEntry); a document nested deeper is refused before it can use memory for nothing.
+    static let maximumDepth = 64
+
     func attributeNameLookup(_ attributes: XMLAttributes, _ index: Int) -> ExportAttribute {
         attributeNames.lookup(attributes.nameIdentity(index), attributes.name(index))
     }
@@ -94,6 +98,13 @@ final class ExportDecoder: SAXHandler {
             }
         }
         stack.append(element)
+        if stack.count > Self.maximumDepth {
+            parser?.stop(
+                with: ImportError(
+                    .input, "elements nested more than \(Self.maximumDepth) levels deep: this is not an Apple Health export",
+                    hint: "real exports nest at most a few levels"))
+            return
+        }
         switch element {
         case .record: startRecord(attributes)
         case .metadataEntry: addMetadata(attributes)

@@ -131,10 +131,16 @@ public final class SAXParser {
         guard let error = xmlCtxtGetLastError(context) else {
             throw ImportError(.input, "XML error \(code)", line: line, column: column)
         }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
+        var message = (error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)")
+            .trimmingTrailingWhitespace()
+        var hint: String?
+        // libxml2's own limits (never lifted: XML_PARSE_HUGE is not set) have terse messages.
+        if message.contains("Huge input lookup") || message.contains("length too long") {
+            message = "a value is longer than libxml2's 10 MB limit (\(message))"
+            hint = "no real Health export has such values: the file is damaged or crafted"
+        }
         throw ImportError(
-            .input, message.trimmingTrailingWhitespace(), line: Int(error.pointee.line),
-            column: Int(error.pointee.int2))
+            .input, message, line: Int(error.pointee.line), column: Int(error.pointee.int2), hint: hint)
     }
 }
 

@@ -25,6 +25,9 @@ public final class XMLDocumentReader {
     /// XML-illegal control characters removed so far.
     public var removedControlCharacters: Int { filter.removedControlCharacters }
 
+    /// Bytes that were not valid UTF-8, replaced by `?` so far.
+    public var replacedInvalidUTF8Bytes: Int { filter.replacedInvalidUTF8Bytes }
+
     /// Reads and parses one chunk. Returns false once the document has been read to its end.
     public func step() throws -> Bool {
         if finished { return false }

@@ -6,20 +6,31 @@
 ///    The DOCTYPE is replaced by its own newlines so libxml2's line numbers stay those of the file.
 /// 2. XML-illegal control characters (`[\x00-\x08\x0B\x0C\x0E-\x1F]`) are removed: third-party apps put
 ///    them in source names, and one such byte must not abort a 3 GB import. They are counted.
+/// 3. Bytes that are not valid UTF-8 become `?` (`UTF8Repair`), for the same reason. Also counted.
 struct XMLInputFilter {
     /// The prolog is held until the DOCTYPE (or the root element) is found; real ones are ~7 KB.
     static let maximumPrologSize = 4 * 1024 * 1024
 
     private(set) var removedControlCharacters = 0
+    private var utf8 = UTF8Repair()
     private var prolog: [UInt8] = []
     private var inBody = false
+
+    var replacedInvalidUTF8Bytes: Int { utf8.replacedBytes }
 
     /// Filters `chunk` in place (it may shrink) and passes what is ready to `emit`.
     mutating func process(
         _ chunk: UnsafeMutableRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let kept = stripControlCharacters(chunk)
-        let cleaned = UnsafeRawBufferPointer(rebasing: chunk[0..<kept])
+        var repair = utf8
+        try repair.process(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<kept])) { try passOn($0, emit) }
+        utf8 = repair
+    }
+
+    private mutating func passOn(
+        _ cleaned: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         if inBody {
             try emit(cleaned)
             return
@@ -44,6 +55,9 @@ struct XMLInputFilter {
 
     /// Passes on a prolog that never reached a decision (a tiny or empty document).
     mutating func finish(emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var repair = utf8
+        try repair.finish { try passOn($0, emit) }
+        utf8 = repair
         if !inBody { try flushProlog(emit) }
     }
 
