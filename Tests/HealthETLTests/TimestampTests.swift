@@ -79,3 +79,16 @@ struct TimestampCacheTests {
         }
     }
 }
+
+struct CachedUTCWriterTests {
+    @Test func writesWhatThePlainFormatterWrites() {
+        var writer = TimestampFormatting.CachedUTCWriter()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 20)
+        defer { buffer.deallocate() }
+        for seconds: Int64 in [0, 59, 86_399, 86_400, 86_401, -1, -86_400, -86_401, 1_700_000_000, 1_700_000_001, 1_700_086_400, 0] {
+            writer.write(seconds, into: buffer)
+            let text = String(decoding: UnsafeBufferPointer(start: buffer, count: 20), as: UTF8.self)
+            #expect(text == TimestampFormatting.utcString(seconds), "\(seconds)")
+        }
+    }
+}

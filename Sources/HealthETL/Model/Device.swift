@@ -3,17 +3,23 @@
 /// The export writes `<<HKDevice: 0x282e3a260>, name:iPhone, manufacturer:Apple Inc., model:iPhone,
 /// hardware:iPhone10,4, software:12.3>`. The `0x…` address changes on every record, so it is dropped; values
 /// may contain `, ` (`hardware:Watch6,7`), so fields are found by their known keys, not by splitting.
-public struct Device: Equatable, Hashable, Sendable {
-    public var name: String?
-    public var manufacturer: String?
-    public var model: String?
-    public var hardware: String?
-    public var software: String?
-    public var firmware: String?
-    public var localIdentifier: String?
-    public var udiDeviceIdentifier: String?
+///
+/// A class, not a struct: millions of records share a handful of devices, and a struct of nine strings would be
+/// retained and released field by field every time a record is built or compared.
+public final class Device: Hashable, Sendable {
+    public let name: String?
+    public let manufacturer: String?
+    public let model: String?
+    public let hardware: String?
+    public let software: String?
+    public let firmware: String?
+    public let localIdentifier: String?
+    public let udiDeviceIdentifier: String?
     /// The description without its address: a stable identity for the device.
-    public var key: String
+    public let key: String
+
+    public static func == (lhs: Device, rhs: Device) -> Bool { lhs === rhs || lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     static let fieldKeys = [
         "name", "manufacturer", "model", "hardware", "software", "firmware", "localIdentifier",
@@ -29,9 +35,9 @@ public struct Device: Equatable, Hashable, Sendable {
         return String(rest)
     }
 
-    public init(description text: String) {
+    public convenience init(description text: String) {
         let masked = Self.maskedDescription(text)
-        key = masked
+        var fields: [String: String] = [:]
         // Find where each known key starts: at the beginning, or right after ", ".
         var starts: [(index: String.Index, key: String)] = []
         var index = masked.startIndex
@@ -53,17 +59,20 @@ public struct Device: Equatable, Hashable, Sendable {
                 valueEnd = masked.index(valueEnd, offsetBy: -2)  // the ", " before the next key
             }
             let value = valueStart <= valueEnd ? String(masked[valueStart..<valueEnd]) : ""
-            let stored: String? = value.isEmpty || value == "(null)" ? nil : value
-            switch start.key {
-            case "name": name = stored
-            case "manufacturer": manufacturer = stored
-            case "model": model = stored
-            case "hardware": hardware = stored
-            case "software": software = stored
-            case "firmware": firmware = stored
-            case "localIdentifier": localIdentifier = stored
-            default: udiDeviceIdentifier = stored
-            }
+            if !value.isEmpty, value != "(null)" { fields[start.key] = value }
         }
+        self.init(key: masked, fields: fields)
+    }
+
+    private init(key: String, fields: [String: String]) {
+        self.key = key
+        name = fields["name"]
+        manufacturer = fields["manufacturer"]
+        model = fields["model"]
+        hardware = fields["hardware"]
+        software = fields["software"]
+        firmware = fields["firmware"]
+        localIdentifier = fields["localIdentifier"]
+        udiDeviceIdentifier = fields["UDIDeviceIdentifier"]
     }
 }

@@ -31,6 +31,33 @@ public enum TimestampFormatting {
         out[19] = UInt8(ascii: "Z")
     }
 
+    /// `writeUTC` with the date part remembered: consecutive samples share their day, and turning a day
+    /// number into a calendar date is the costly part.
+    struct CachedUTCWriter {
+        private var day = Int64.min
+        private var datePart = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+            UInt8(0), UInt8(0))
+
+        mutating func write(_ seconds: Int64, into out: UnsafeMutablePointer<UInt8>) {
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            if days != day {
+                writeUTC(seconds, into: out)
+                day = days
+                withUnsafeMutableBytes(of: &datePart) { $0.copyMemory(from: UnsafeRawBufferPointer(start: out, count: 10)) }
+                return
+            }
+            withUnsafeBytes(of: datePart) { UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 10) }
+            let secondOfDay = Int(seconds - days * 86_400)
+            out[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, 2, out, 11)
+            out[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, 2, out, 14)
+            out[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, 2, out, 17)
+            out[19] = UInt8(ascii: "Z")
+        }
+    }
+
     public static func writeDate(year: Int, month: Int, day: Int, into out: UnsafeMutablePointer<UInt8>) {
         put(max(0, min(9999, year)), 4, out, 0)
         out[4] = UInt8(ascii: "-")

@@ -192,7 +192,7 @@ extension SQLiteSink {
             return
         }
         let slot = scratchSlot(index)
-        TimestampFormatting.writeUTC(instant.seconds, into: slot)
+        utcWriter.write(instant.seconds, into: slot)
         statement.bindStaticText(index, slot, count: TimestampFormatting.utcLength)
     }
 

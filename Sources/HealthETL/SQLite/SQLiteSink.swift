@@ -29,6 +29,7 @@ public final class SQLiteSink: ExportSink {
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
     var writtenSources: [Bool] = []
+    var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?

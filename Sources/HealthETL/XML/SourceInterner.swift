@@ -24,7 +24,7 @@ struct SourceInterner {
 
     mutating func source(name: String, version: String?, device: Device?) -> SampleSource {
         for candidate in recent
-        where candidate.name == name && candidate.version == version && candidate.device?.key == device?.key {
+        where candidate.device === device && candidate.name == name && candidate.version == version {
             return candidate
         }
         let key = Key(name: name, version: version, device: device?.key)
