@@ -145,7 +145,7 @@ struct StateOfMindReaderTests {
                     [.text("A1"), .real(1.8), .real(90), .text("2024-06-01")],
                     [.text("A2"), .real(0.2), .real(10), .text("2024-06-02")],
                 ])
-        #expect(summary.warnings["valence: state of mind entries with a valence outside [-1, 1] (not stored)"] == 1)
+        #expect(summary.stages["valence"]?["state of mind entries with a valence outside [-1, 1] (not stored)"] == 1)
     }
 }
 
@@ -195,4 +195,43 @@ struct SampleIdentityTests {
     }
 
     static let pinnedFingerprint: Int64 = 2_779_325_208_050_142_997
+}
+
+struct StateOfMindInExportTests {
+    /// No exporter writes State of Mind yet; if one does, the element is read into the same table.
+    @Test func aFutureStateOfMindElementIsImported() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = directory.write(
+            "export.xml",
+            exportXML(
+                """
+                 <StateOfMind sourceName="Health" kind="dailyMood" valence="-0.4" labels="Stressed, Tired" associations="Work" startDate="2024-02-01 21:00:00 +0100" endDate="2024-02-01 21:00:00 +0100">
+                  <MetadataEntry key="HKTimeZone" value="Europe/Berlin"/>
+                 </StateOfMind>
+                """))
+        let database = directory.file("h.sqlite")
+        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "UTC")!).run()
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(
+            try db.query("SELECT kind, round(valence_percent, 6), labels_json, associations_json, metadata_json FROM state_of_mind")
+                == [[.text("dailyMood"), .real(30), .text(#"["Stressed","Tired"]"#), .text(#"["Work"]"#),
+                     .text(#"{"HKTimeZone":"Europe/Berlin"}"#)]])
+    }
+}
+
+struct StageSwitchTests {
+    @Test func rawUnitsAndKeepDuplicatesSwitchTheStagesOff() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let record = #"<Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" unit="lb" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="150"/>"#
+        let export = directory.write("export.xml", exportXML(" " + record + "\n " + record))
+        let tool = Tool(standardOutput: { _ in }, standardError: { _ in }, errorIsTerminal: false)
+        #expect(tool.run(["import", export, "--db", directory.file("a.sqlite"), "--quiet"]) == 0)
+        #expect(tool.run(["import", export, "--db", directory.file("b.sqlite"), "--quiet", "--raw-units", "--keep-duplicates"]) == 0)
+        let normal = try SQLiteConnection(path: directory.file("a.sqlite"), create: false)
+        let raw = try SQLiteConnection(path: directory.file("b.sqlite"), create: false)
+        #expect(try normal.query("SELECT unit, count(*) FROM discrete_samples GROUP BY 1") == [[.text("kg"), .integer(1)]])
+        #expect(try raw.query("SELECT unit, count(*) FROM discrete_samples GROUP BY 1") == [[.text("lb"), .integer(2)]])
+    }
 }

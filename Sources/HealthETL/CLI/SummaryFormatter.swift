@@ -20,6 +20,10 @@ enum SummaryFormatter {
         let rows = summary.rows.filter { $0.value > 0 }.sorted { $0.key < $1.key }
             .map { "\($0.key) \(grouped($0.value))" }
         if !rows.isEmpty { lines.append("  rows: " + rows.joined(separator: ", ")) }
+        for (stage, report) in summary.stages.sorted(by: { $0.key < $1.key }) {
+            let parts = report.sorted { $0.key < $1.key }.map { "\($0.key): \(grouped($0.value))" }
+            lines.append("  \(stage): " + parts.joined(separator: ", "))
+        }
         if !summary.dropped.isEmpty {
             let parts = summary.dropped.sorted { $0.key < $1.key }.map { "\(grouped($0.value)) \($0.key)" }
             lines.append("  not stored: " + parts.joined(separator: ", "))

@@ -29,6 +29,8 @@ public struct Tool {
           --db <path>             The SQLite database to write (created if missing).
           --timezone <zone>       IANA zone deciding each sample's local_date (default: this machine's).
           --state-of-mind <file>  A Health Auto Export JSON file with State of Mind entries to import too.
+          --keep-duplicates       Store exact duplicates and superseded sync versions too (dedup off).
+          --raw-units             Keep values in the units they were exported in (unit stage off).
           --wait <seconds>        How long to wait for another import holding the database. (default: 10)
           --quiet                 Print nothing on success (for cron); errors still go to stderr.
           --json                  Print a machine-readable summary on stdout.
@@ -68,7 +70,7 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"], flagOptions: ["--quiet", "--json", "--help"])
+                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"], flagOptions: ["--quiet", "--json", "--help", "--keep-duplicates", "--raw-units"])
         } catch {
             return usageError(error)
         }
@@ -104,6 +106,11 @@ public struct Tool {
         var job = ImportJob(inputPath: input, databasePath: database, timeZone: timeZone)
         job.lockTimeoutSeconds = lockTimeout
         job.stateOfMindPath = arguments.values["--state-of-mind"]
+        if arguments.flags.contains("--keep-duplicates") {
+            job.dedup.dropExactDuplicates = false
+            job.dedup.keepHighestSyncVersion = false
+        }
+        if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
         let bar = ProgressBar(write: standardError)
         if errorIsTerminal && !quiet && !json {
             job.progress = { bar.update(done: $0, total: $1) }

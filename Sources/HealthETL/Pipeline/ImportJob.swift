@@ -136,7 +136,7 @@ final class Production {
                 summary.warnings["XML-illegal control characters removed"] = summary.removedControlCharacters
             }
             for stage in chain.stages {
-                for (key, value) in stage.report { summary.warnings["\(stage.name): \(key)"] = value }
+                if !stage.report.isEmpty { summary.stages[stage.name] = stage.report }
             }
             for (flag, value) in summary.flagged { summary.warnings["records kept but flagged: \(flag)"] = value }
             queue.close()

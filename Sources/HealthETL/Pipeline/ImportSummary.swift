@@ -20,6 +20,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var rows: [String: Int] = [:]
     /// Records not stored, by reason (exact duplicates, superseded sync versions).
     public var dropped: [String: Int] = [:]
+    /// What each stage changed or dropped, by stage name (`units`, `valence`).
+    public var stages: [String: [String: Int]] = [:]
     /// Records kept but flagged, by flag name.
     public var flagged: [String: Int] = [:]
     /// Counted warnings, by message.

@@ -9,7 +9,7 @@ extension SQLiteSink {
         ]
         func value(_ name: String) -> SQLiteValue { real(summary.values.first { $0.name == name }?.value) }
         let others = summary.values.filter { !known.contains($0.name) }
-        let otherJSON: SQLiteValue = others.isEmpty ? .null : .text(Self.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
+        let otherJSON: SQLiteValue = others.isEmpty ? .null : .text(JSONText.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
         try statements.summary.run([
             .integer(ids.summary), text(summary.date), value("activeEnergyBurned"), value("activeEnergyBurnedGoal"),
             text(summary.activeEnergyBurnedUnit), value("appleMoveTime"), value("appleMoveTimeGoal"),
@@ -47,7 +47,7 @@ extension SQLiteSink {
             func string(_ name: String) -> SQLiteValue { text(point.first { $0.name == name }?.value) }
             try statements.audiogramPoint.run([
                 .integer(id), number("frequencyValue"), string("frequencyUnit"), number("leftEarValue"),
-                string("leftEarUnit"), number("rightEarValue"), string("rightEarUnit"), .text(Self.json(point)),
+                string("leftEarUnit"), number("rightEarValue"), string("rightEarUnit"), .text(JSONText.json(point)),
             ])
         }
         count("audiogram_points", audiogram.points.count)
@@ -58,12 +58,12 @@ extension SQLiteSink {
         func attribute(_ name: String) -> String? { prescription.attributes.first { $0.name == name }?.value }
         func date(_ name: String) -> SQLiteValue { instantText(attribute(name).flatMap(Timestamp.parse)) }
         func eye(_ name: String) -> SQLiteValue {
-            prescription.eyes.first { $0.eye == name }.map { .text(Self.json($0.attributes)) } ?? .null
+            prescription.eyes.first { $0.eye == name }.map { .text(JSONText.json($0.attributes)) } ?? .null
         }
         try statements.vision.run([
             .integer(ids.vision), text(attribute("type")), date("dateIssued"), date("expirationDate"),
-            text(attribute("brand")), .text(Self.json(prescription.attributes)), eye("RightEye"), eye("LeftEye"),
-            prescription.attachments.isEmpty ? .null : .text(Self.json(prescription.attachments)),
+            text(attribute("brand")), .text(JSONText.json(prescription.attributes)), eye("RightEye"), eye("LeftEye"),
+            prescription.attachments.isEmpty ? .null : .text(JSONText.json(prescription.attachments)),
         ])
         count("vision_prescriptions")
         try writeMetadata(prescription.metadata, table: "vision_prescriptions", id: ids.vision)
@@ -86,7 +86,7 @@ extension SQLiteSink {
             text(recording.classification), text(recording.symptoms), text(recording.softwareVersion),
             text(recording.device), real(recording.sampleRateHz), text(recording.lead), text(recording.unit),
             .integer(Int64(recording.samples.count)), .blob(blob),
-            .text(Self.json(recording.header.map { [$0.label, $0.value] })),
+            .text(JSONText.json(recording.header.map { [$0.label, $0.value] })),
         ])
         count("ecg_recordings")
     }
@@ -100,7 +100,7 @@ extension SQLiteSink {
             instantText(entry.startDate), instantText(entry.endDate),
             entry.startDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null, day,
             real(entry.valence), real(entry.valenceShifted), real(entry.valencePercent), text(entry.classification),
-            .text(Self.json(entry.labels)), .text(Self.json(entry.associations)), text(entry.metadataJSON),
+            .text(JSONText.json(entry.labels)), .text(JSONText.json(entry.associations)), text(entry.metadataJSON),
         ])
         count("state_of_mind")
     }
@@ -122,39 +122,5 @@ extension SQLiteSink {
         for (message, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
             try warnings.run([runID, .text(message), .integer(Int64(count))])
         }
-    }
-
-    /// Compact JSON of string pairs/arrays (attribute lists), keys in document order.
-    static func json(_ pairs: [(name: String, value: String)]) -> String {
-        "{" + pairs.map { quote($0.name) + ":" + quote($0.value) }.joined(separator: ",") + "}"
-    }
-
-    static func json(_ dictionary: [String: Double]) -> String {
-        "{" + dictionary.sorted { $0.key < $1.key }.map { quote($0.key) + ":" + "\($0.value)" }.joined(separator: ",")
-            + "}"
-    }
-
-    static func json(_ strings: [String]) -> String { "[" + strings.map(quote).joined(separator: ",") + "]" }
-
-    static func json(_ rows: [[String]]) -> String { "[" + rows.map(json).joined(separator: ",") + "]" }
-
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

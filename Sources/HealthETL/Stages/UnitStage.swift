@@ -7,7 +7,11 @@
 /// ring energy and quantity-valued metadata (`418 cm`, `56 degF`) are converted the same way.
 public struct UnitStage: ExportStage {
     public let name = "units"
-    public private(set) var report: [String: Int] = [:]
+    public var report: [String: Int] {
+        problems.merging(converted.map { ("records converted " + $0.key, $0.value) }, uniquingKeysWith: +)
+    }
+    private var problems: [String: Int] = [:]
+    private var converted: [String: Int] = [:]
     private let conversions = UnitConversionCache()
     private var metadataTargets: [String: String?] = [:]
 
@@ -26,7 +30,8 @@ public struct UnitStage: ExportStage {
             normalize(&changed)
             try emit(.sample(changed))
         case .correlation(var correlation):
-            for index in correlation.children.indices { normalize(&correlation.children[index]) }
+            // Children repeat top-level records, which were counted already.
+            for index in correlation.children.indices { normalize(&correlation.children[index], counted: false) }
             normalizeMetadata(&correlation.metadata)
             try emit(.correlation(correlation))
         case .workout(var workout):
@@ -51,20 +56,21 @@ public struct UnitStage: ExportStage {
         return lastCanonical.unit != nil && lastCanonical.unit != unit
     }
 
-    mutating func normalize(_ sample: inout Sample) {
+    mutating func normalize(_ sample: inout Sample, counted: Bool = true) {
         if !sample.metadata.isEmpty { normalizeMetadata(&sample.metadata) }
         guard !sample.isCategory, let value = sample.value, let unit = sample.unit else { return }
         guard let target = TypeCatalog.quantityInfo(sample.type)?.canonicalUnit else { return }
         if unit == target { return }
         guard let converter = conversions.converter(from: unit, to: target) else {
             sample.flags.insert(.unitNotConvertible)
-            report["records whose unit does not convert to the type's unit (kept as exported): \(unit)", default: 0] += 1
+            problems["records whose unit does not convert to the type's unit (kept as exported): \(unit)", default: 0] += 1
             return
         }
         sample.rawValue = value
         sample.rawUnit = unit
         sample.value = converter.convert(value)
         sample.unit = target
+        if counted { converted[unit + " → " + target, default: 0] += 1 }
     }
 
     mutating func normalize(_ workout: inout Workout) {
@@ -75,7 +81,7 @@ public struct UnitStage: ExportStage {
                 unit != target
             else { continue }
             guard let converter = conversions.converter(from: unit, to: target) else {
-                report["workout statistics whose unit does not convert (kept as exported): \(unit)", default: 0] += 1
+                problems["workout statistics whose unit does not convert (kept as exported): \(unit)", default: 0] += 1
                 continue
             }
             statistic.rawUnit = unit
@@ -99,7 +105,7 @@ public struct UnitStage: ExportStage {
     )? {
         guard let exported = value, let exportedUnit = unit, exportedUnit != target else { return nil }
         guard let converter = conversions.converter(from: exportedUnit, to: target) else {
-            report["workout totals whose unit does not convert (kept as exported): \(exportedUnit)", default: 0] += 1
+            problems["workout totals whose unit does not convert (kept as exported): \(exportedUnit)", default: 0] += 1
             return nil
         }
         value = converter.convert(exported)
@@ -110,7 +116,7 @@ public struct UnitStage: ExportStage {
     mutating func normalize(_ summary: inout ActivitySummary) {
         guard let unit = summary.activeEnergyBurnedUnit, unit != "kcal" else { return }
         guard let converter = conversions.converter(from: unit, to: "kcal") else {
-            report["activity summaries whose energy unit does not convert (kept as exported): \(unit)", default: 0] += 1
+            problems["activity summaries whose energy unit does not convert (kept as exported): \(unit)", default: 0] += 1
             return
         }
         summary.rawActiveEnergyBurnedUnit = unit
@@ -132,7 +138,7 @@ public struct UnitStage: ExportStage {
             if entries[index].key == "HKWeatherHumidity", unit == "%", value > 100 {
                 // Newer exports write the percentage × 100 (6900 % for 69 %).
                 value /= 100
-                report["HKWeatherHumidity values written ×100, divided by 100", default: 0] += 1
+                problems["HKWeatherHumidity values written ×100, divided by 100", default: 0] += 1
             }
             guard let target = metadataTarget(for: unit), target != unit,
                 let converter = conversions.converter(from: unit, to: target)

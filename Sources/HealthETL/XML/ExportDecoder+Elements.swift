@@ -1,3 +1,5 @@
+import Foundation
+
 /// Workouts, correlations and the rarer top-level elements.
 extension ExportDecoder {
     func startCorrelation(_ attributes: XMLAttributes) {
@@ -155,5 +157,31 @@ extension ExportDecoder {
         item.startDate = common.startDate
         item.endDate = common.endDate
         setAudiogram(item)
+    }
+
+    /// A State of Mind sample, should a future export write one. The attribute names follow HealthKit's
+    /// (`kind`, `valence`, `labels`, `associations`, plus the usual source and dates); labels and associations
+    /// are taken as comma-separated lists. Supporting the real element, once its shape is known, means
+    /// adjusting this function only: everything after it (the valence stage, the table) is shared with the
+    /// Health Auto Export reader.
+    func startStateOfMind(_ attributes: XMLAttributes) {
+        let common = commonAttributes(attributes)
+        var entry = StateOfMindEntry(source: common.source.name, origin: "export.xml:\(line)")
+        entry.startDate = common.startDate
+        entry.endDate = common.endDate
+        for (name, value) in allAttributes(attributes) {
+            switch name {
+            case "kind": entry.kind = value
+            case "valence": entry.valence = NumberParsing.parseDouble(value)
+            case "valenceClassification": entry.classification = value
+            case "labels": entry.labels = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case "associations":
+                entry.associations = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case "uuid", "identifier": entry.identifier = value
+            default: break
+            }
+        }
+        stateOfMindMetadata = []
+        setStateOfMind(entry)
     }
 }

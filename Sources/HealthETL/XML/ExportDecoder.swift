@@ -42,6 +42,8 @@ final class ExportDecoder: SAXHandler {
     var route: WorkoutRoute?
     var audiogram: Audiogram?
     var vision: VisionPrescription?
+    var stateOfMind: StateOfMindEntry?
+    var stateOfMindMetadata: [MetadataEntry] = []
 
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
 
@@ -67,6 +69,7 @@ final class ExportDecoder: SAXHandler {
     func setWorkout(_ item: Workout) { workout = item }
     func setRoute(_ item: WorkoutRoute) { route = item }
     func setAudiogram(_ item: Audiogram) { audiogram = item }
+    func setStateOfMind(_ item: StateOfMindEntry) { stateOfMind = item }
 
     /// Applies `change` to the open workout; false when there is none.
     func appendToWorkout(_ change: (inout Workout) -> Void) -> Bool {
@@ -135,6 +138,7 @@ final class ExportDecoder: SAXHandler {
             vision?.eyes.append((element.rawValue, allAttributes(attributes)))
         case .attachment:
             vision?.attachments.append(allAttributes(attributes).first { $0.name == "identifier" }?.value ?? "")
+        case .stateOfMind: startStateOfMind(attributes)
         case .unknown:
             warn("unknown element <\(String(decoding: name, as: UTF8.self))> (ignored)")
         }
@@ -161,6 +165,9 @@ final class ExportDecoder: SAXHandler {
         case .visionPrescription:
             if let vision { pending.append(.visionPrescription(vision)) }
             vision = nil
+        case .stateOfMind:
+            if let stateOfMind { pending.append(.stateOfMind(stateOfMind)) }
+            stateOfMind = nil
         default: break
         }
     }
@@ -233,6 +240,11 @@ final class ExportDecoder: SAXHandler {
         case .workoutRoute: route?.metadata.append(entry)
         case .audiogram: audiogram?.metadata.append(entry)
         case .visionPrescription: vision?.metadata.append(entry)
+        case .stateOfMind:
+            var object = stateOfMindMetadata
+            object.append(entry)
+            stateOfMindMetadata = object
+            stateOfMind?.metadataJSON = JSONText.json(object.map { ($0.key, $0.value) })
         default: warn("MetadataEntry inside <\(owner.rawValue)> (ignored)")
         }
     }

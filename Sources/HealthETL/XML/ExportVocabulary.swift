@@ -25,6 +25,8 @@ enum ExportElement: String, CaseIterable {
     case rightEye = "RightEye"
     case leftEye = "LeftEye"
     case attachment = "Attachment"
+    /// Not written by any exporter up to iOS 26; read if a future one does (see `addStateOfMind`).
+    case stateOfMind = "StateOfMind"
     case unknown = ""
 
     /// A dense index for per-element counters.
