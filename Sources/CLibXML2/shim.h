@@ -20,3 +20,16 @@ static void clibxml2_ignore_error(void *context, const xmlError *error) {
 static inline void clibxml2_silence_errors(xmlSAXHandler *handler) {
     handler->serror = (xmlStructuredErrorFunc)clibxml2_ignore_error;
 }
+
+// Some libxml2 2.9 errors (encoding conversion, I/O) still go to the generic error function, which prints to
+// stderr, whatever structured handler is set. It is variadic (C only) and, in 2.9, per thread: set it, and the
+// default for new threads, on the thread that parses.
+static void clibxml2_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+static inline void clibxml2_silence_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
+    xmlThrDefSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
+}

@@ -102,6 +102,15 @@ struct HostileInputTests {
         try check(malformedDTD, .imported(warning: nil), in: directory)
     }
 
+    /// Found by fuzzing: a declared non-UTF-8 encoding was reported as a file cut short.
+    @Test func aDocumentInAnotherEncodingIsNotCalledTruncated() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let text = exportXML(" " + Self.record).replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-7\"")
+        let path = directory.write("utf7.xml", text)
+        try check(path, .error(contains: "not in UTF-8"), in: directory)
+    }
+
     @Test func limitsOfTheParserHold() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

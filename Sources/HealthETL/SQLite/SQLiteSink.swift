@@ -34,7 +34,8 @@ public final class SQLiteSink: ExportSink {
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
-    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 16 * 32)
+    private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
+    var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
     public init(
         path: String, timeZone: TimeZone, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
@@ -54,7 +55,6 @@ public final class SQLiteSink: ExportSink {
         }
     }
 
-    deinit { scratch.deallocate() }
 
     /// Creates the schema in a new database. An existing one must carry this version's schema; until
     /// incremental imports land, its data tables are emptied and refilled inside the same transaction, so a
@@ -130,4 +130,12 @@ struct RowIDs {
     var audiogram: Int64 = 0
     var vision: Int64 = 0
     var stateOfMind: Int64 = 0
+}
+
+/// Memory for formatting dates, owned by an object so it is freed even when the sink's init throws (a
+/// property allocated in place would leak then: deinit does not run for a half-initialised class).
+final class ScratchBuffer {
+    let bytes: UnsafeMutablePointer<UInt8>
+    init(byteCount: Int) { bytes = .allocate(capacity: byteCount) }
+    deinit { bytes.deallocate() }
 }

@@ -78,6 +78,7 @@ public final class SAXParser {
             }
         }
         clibxml2_silence_errors(&sax)
+        clibxml2_silence_generic_errors()
         // Lifetime: `self` owns the context and frees it in deinit, and libxml2 only calls back from inside
         // xmlParseChunk(), which `self` calls. So an unretained pointer to `self` is valid in every callback.
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -90,9 +91,15 @@ public final class SAXParser {
 
     deinit {
         if let context {
+            // An internal <!ENTITY> declaration makes libxml2 2.9 build a document that xmlFreeParserCtxt does
+            // not free (found by fuzzing; only crafted files declare entities).
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
             xmlFreeParserCtxt(context)
         }
     }
+
+    /// Whether the last error was about the document's character encoding (rather than, say, its end).
+    public private(set) var lastErrorWasEncoding = false
 
     /// The line libxml2 is at, for messages raised by the handler.
     public var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
@@ -128,19 +135,27 @@ public final class SAXParser {
     private func check(_ code: Int32) throws {
         if let handlerError { throw handlerError }
         guard code != 0, let context else { return }
-        guard let error = xmlCtxtGetLastError(context) else {
-            throw ImportError(.input, "XML error \(code)", line: line, column: column)
-        }
-        var message = (error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)")
+        // Encoding failures reach libxml2's generic error channel and may leave no structured error behind.
+        let error = xmlCtxtGetLastError(context)
+        var message = (error?.pointee.message.map { String(cString: $0) } ?? "XML error \(code)")
             .trimmingTrailingWhitespace()
         var hint: String?
+        let errorCode = error?.pointee.code ?? code
+        let encodingErrors = [XML_ERR_INVALID_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_I18N_CONV_FAILED]
+            .map { Int32($0.rawValue) }
+        if encodingErrors.contains(errorCode) || encodingErrors.contains(code) {
+            lastErrorWasEncoding = true
+            message = "the document is not in UTF-8 as Health exports are (\(message))"
+            hint = "this is not an export written by the Health app, or it was converted; re-export it"
+        }
         // libxml2's own limits (never lifted: XML_PARSE_HUGE is not set) have terse messages.
         if message.contains("Huge input lookup") || message.contains("length too long") {
             message = "a value is longer than libxml2's 10 MB limit (\(message))"
             hint = "no real Health export has such values: the file is damaged or crafted"
         }
         throw ImportError(
-            .input, message, line: Int(error.pointee.line), column: Int(error.pointee.int2), hint: hint)
+            .input, message, line: error.map { Int($0.pointee.line) } ?? line,
+            column: error.map { Int($0.pointee.int2) } ?? column, hint: hint)
     }
 }
 

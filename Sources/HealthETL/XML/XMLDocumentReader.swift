@@ -36,7 +36,7 @@ public final class XMLDocumentReader {
             do {
                 try filter.finish { try parser.feed($0) }
                 try parser.finish()
-            } catch var error as ImportError {
+            } catch var error as ImportError where !parser.lastErrorWasEncoding {
                 // An error only at the end of the input means the document was cut short.
                 error.message = "the XML ends at byte \(bytesRead) before the document is complete (\(error.message))"
                 error.hint = error.hint ?? "the file is incomplete: copy it again or re-export from the Health app"
