@@ -57,6 +57,7 @@ struct EndToEndTests {
         // Probable duplicates (the same session from another app) are linked, and the windowed query finds what
         // a plain all-pairs comparison finds.
         #expect(try count(db, "SELECT count(*) FROM workout_duplicates") == tally.probableDuplicateWorkouts)
+        #expect(summary.stages["dedup"]?["workouts linked as probable duplicates (kept)"] == tally.probableDuplicateWorkouts)
         #expect(
             try count(db, "SELECT count(*) FROM workout_duplicates")
                 == (try count(

@@ -4,6 +4,7 @@
 /// was before the run.
 public protocol ExportSink: AnyObject {
     func write(_ item: ExportItem) throws
-    func finish(_ summary: ImportSummary) throws
+    /// Makes the output durable; returns the summary with what the sink itself did at the end.
+    func finish(_ summary: ImportSummary) throws -> ImportSummary
     func abort()
 }

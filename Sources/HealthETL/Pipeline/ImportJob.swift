@@ -72,7 +72,7 @@ public struct ImportJob {
         summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
         summary.seconds = Self.seconds(clock.now - started)
         do {
-            try sink.finish(summary)
+            summary = try sink.finish(summary)
         } catch {
             sink.abort()
             throw error

@@ -88,7 +88,10 @@ final class QueueSink: ExportSink {
         weight = 0
     }
 
-    func finish(_ summary: ImportSummary) throws { try flush() }
+    func finish(_ summary: ImportSummary) throws -> ImportSummary {
+        try flush()
+        return summary
+    }
     func abort() {}
 }
 

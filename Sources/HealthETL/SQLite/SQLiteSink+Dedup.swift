@@ -51,10 +51,11 @@ extension SQLiteSink {
     /// Links workouts of different sources that cover the same stretch of time (one session recorded by two
     /// apps). Only workouts starting within the longest workout's span before another can overlap it, so the
     /// start-date index bounds each search from both sides (an open-ended range would make it quadratic).
-    func linkProbableDuplicateWorkouts() throws {
+    /// Returns how many links it made.
+    func linkProbableDuplicateWorkouts() throws -> Int {
         let longest = try connection.scalar(
             "SELECT coalesce(max(julianday(end_date) - julianday(start_date)), 0) FROM workouts")
-        guard case .real(let days) = longest, days > 0 else { return }
+        guard case .real(let days) = longest, days > 0 else { return 0 }
         try connection.execute(
             """
             INSERT INTO workout_duplicates (workout_id, probable_duplicate_of, overlap_fraction)
@@ -70,7 +71,6 @@ extension SQLiteSink {
              AND earlier.source_name <> later.source_name
             WHERE fraction >= 0.5
             """)
-        let linked = connection.changes
-        if linked > 0 { dropped["workouts linked as probable duplicates (kept)", default: 0] += linked }
+        return connection.changes
     }
 }

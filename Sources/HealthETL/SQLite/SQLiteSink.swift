@@ -95,9 +95,11 @@ public final class SQLiteSink: ExportSink {
         }
     }
 
-    public func finish(_ summary: ImportSummary) throws {
+    public func finish(_ summary: ImportSummary) throws -> ImportSummary {
+        var summary = summary
         do {
-            try linkProbableDuplicateWorkouts()
+            let linked = try linkProbableDuplicateWorkouts()
+            if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
             try writeRun(summary)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
@@ -106,6 +108,7 @@ public final class SQLiteSink: ExportSink {
             throw ImportError(.output, "\(error)", file: target.path)
         }
         try target.commit()
+        return summary
     }
 
     public func abort() { target.rollback() }
