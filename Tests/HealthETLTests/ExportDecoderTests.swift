@@ -211,6 +211,8 @@ struct ExportDecoderTests {
         for (left, right) in zip(reference, chunked) {
             #expect(left.value == right.value)
             #expect(left.source.name == right.source.name)
+            #expect(left.source.device?.key == right.source.device?.key)
+            #expect(left.source.device?.hardware == "Watch6,7")
             #expect(left.startDate == right.startDate)
             #expect(left.metadata == right.metadata)
             #expect(left.line == right.line)
@@ -234,5 +236,37 @@ struct BeatTimeParsingTests {
     @Test(arguments: ["", "abc", "25:00:00", "13:00:00 PM", "6:14:48.94 午後", "12"])
     func rejectsWhatIsNotAClockTime(_ text: String) {
         #expect(BeatTimes.secondsOfDay(text) == nil)
+    }
+}
+
+struct DeviceAttributeRewriteTests {
+    func rewrite(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBufferPointer { DeviceAttributeRewrite.apply($0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func removesBracketsAndAddressKeepingLengthAndFields() {
+        let original =
+            #" <Record device="&lt;&lt;HKDevice: 0x533ad2350&gt;, name:Apple Watch, hardware:Watch6,7, software:9.6.3&gt;" unit="count"/>"#
+        let rewritten = rewrite(original)
+        #expect(rewritten.utf8.count == original.utf8.count)
+        #expect(rewritten.contains(#"device=""#))
+        #expect(!rewritten.contains("&"))
+        #expect(rewritten.hasSuffix(#"name:Apple Watch, hardware:Watch6,7, software:9.6.3" unit="count"/>"#))
+        let value = rewritten.split(separator: "\"")[1]
+        #expect(Device(description: String(value)).key == Device(description: "<<HKDevice: 0x1>, name:Apple Watch, hardware:Watch6,7, software:9.6.3>").key)
+    }
+
+    @Test(arguments: [
+        #"device="&lt;&lt;HKDevice: 0x533ad2350&gt;, name:Apple Watch"#,  // cut by the chunk's end
+        #"device="&lt;&lt;HKDevice: 0x&gt;, name:X&gt;""#,  // no address
+        #"device="&lt;&lt;HKDevice: 0x12&gt;name:X&gt;""#,  // not the exporter's separator
+        #"device="&lt;&lt;HKDevice: 0x12&gt;, name:X" "#,  // no closing bracket
+        #"sourceName="&lt;&lt;HKDevice: 0x12&gt;, name:X&gt;""#,  // another attribute
+        #"device="Fitbit &amp; Co""#,
+    ])
+    func leavesAnythingElseAlone(_ text: String) {
+        #expect(rewrite(text) == text)
     }
 }

@@ -27,7 +27,9 @@ public final class Device: Hashable, Sendable {
     ]
 
     /// Removes the `<<HKDevice: 0x…>, ` prefix and the final `>`; other text is returned as it is.
-    static func maskedDescription(_ text: String) -> String {
+    static func maskedDescription(_ raw: String) -> String {
+        // DeviceAttributeRewrite leaves the fields behind leading spaces, brackets and address removed.
+        let text = raw.hasPrefix(" ") ? String(raw.drop { $0 == " " }) : raw
         guard text.hasPrefix("<<HKDevice:"), let close = text.firstIndex(of: ">") else { return text }
         var rest = text[text.index(after: close)...]
         if rest.hasPrefix(", ") { rest = rest.dropFirst(2) }

@@ -50,6 +50,8 @@ struct SourceInterner {
         {
             start = close + 1
         }
+        // A value rewritten by DeviceAttributeRewrite starts with spaces instead; after either, skip to `name:`.
+        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == UInt8(ascii: ",") { start += 1 }
         let tail = UnsafeBufferPointer(rebasing: bytes[start...])
         for index in 0..<deviceKeys.count where deviceKeys[index].count == tail.count {
             let equal = deviceKeys[index].withUnsafeBufferPointer {

@@ -7,6 +7,7 @@
 /// 2. XML-illegal control characters (`[\x00-\x08\x0B\x0C\x0E-\x1F]`) are removed: third-party apps put
 ///    them in source names, and one such byte must not abort a 3 GB import. They are counted.
 /// 3. Bytes that are not valid UTF-8 become `?` (`UTF8Repair`), for the same reason. Also counted.
+/// 4. `device` attributes lose their escaped brackets and address (`DeviceAttributeRewrite`), for speed.
 struct XMLInputFilter {
     /// The prolog is held until the DOCTYPE (or the root element) is found; real ones are ~7 KB.
     static let maximumPrologSize = 4 * 1024 * 1024
@@ -23,6 +24,7 @@ struct XMLInputFilter {
         _ chunk: UnsafeMutableRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let kept = stripControlCharacters(chunk)
+        DeviceAttributeRewrite.apply(UnsafeMutableBufferPointer(rebasing: chunk.bindMemory(to: UInt8.self)[0..<kept]))
         var repair = utf8
         try repair.process(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<kept])) { try passOn($0, emit) }
         utf8 = repair
