@@ -13,6 +13,7 @@ final class SQLiteTarget {
     let workingPath: String
     let connection: SQLiteConnection
     private var closed = false
+    private var flusher: BackgroundFlusher?
 
     init(path: String, lockTimeoutMilliseconds: Int32) throws {
         self.path = path
@@ -53,6 +54,7 @@ final class SQLiteTarget {
                 try connection.execute("PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             }
             try connection.execute("BEGIN IMMEDIATE")
+            if isNew { flusher = BackgroundFlusher(path: workingPath) }
         } catch let error as SQLiteError where error.isBusy {
             throw ImportError(
                 .locked, "the database is in use by another process (waited \(lockTimeoutMilliseconds / 1000) s)",
@@ -78,6 +80,7 @@ final class SQLiteTarget {
 
     /// Commits, and for a new database moves it into place.
     func commit() throws {
+        flusher?.stop()
         do {
             try connection.execute("COMMIT")
             if isNew {
@@ -104,6 +107,7 @@ final class SQLiteTarget {
 
     /// Leaves everything as it was: rollback, or delete the unfinished new file.
     func rollback() {
+        flusher?.stop()
         guard !closed else { return }
         closed = true
         try? connection.execute("ROLLBACK")
@@ -141,4 +145,45 @@ public enum InterruptCleanup {
         free(path)
         path = nil
     }
+}
+
+/// Writes a new database's pages to disk while the import runs.
+///
+/// With a multi-gigabyte database, the kernel's dirty-page limits otherwise stall the writing thread late in
+/// the import, and the final fsync before the rename has gigabytes to write. Syncing once a second from a
+/// separate thread keeps the dirty pages few and overlaps the disk with the decoding.
+final class BackgroundFlusher {
+    private final class State: @unchecked Sendable {
+        let condition = NSCondition()
+        var stopped = false
+    }
+
+    private let state = State()
+
+    init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let state = self.state
+        let thread = Thread {
+            defer { close(descriptor) }
+            while true {
+                state.condition.lock()
+                if !state.stopped { _ = state.condition.wait(until: Date(timeIntervalSinceNow: 1)) }
+                let stopped = state.stopped
+                state.condition.unlock()
+                if stopped { return }
+                fdatasync(descriptor)
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        state.condition.lock()
+        state.stopped = true
+        state.condition.broadcast()
+        state.condition.unlock()
+    }
+
+    deinit { stop() }
 }
