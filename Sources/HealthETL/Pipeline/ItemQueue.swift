@@ -95,13 +95,6 @@ final class QueueSink: ExportSink {
     func abort() {}
 }
 
-/// Lets a value that is not Sendable move to another thread when the code guarantees only one thread uses
-/// it at a time (here: handed to the decoding thread and read back only after it has finished).
-final class Handoff<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 extension ExportItem {
     /// About how many small rows the item becomes (see `QueueSink`).
     var weight: Int {

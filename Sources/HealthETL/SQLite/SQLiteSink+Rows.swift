@@ -50,26 +50,21 @@ extension SQLiteSink {
                 try deleteSuperseded(table: table, id: id)
             }
         }
-        let statement: SQLiteStatement
-        let table: String
-        let id: Int64
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
             lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
-
         }
         if lastKind?.kind == nil { unknownTypes[sample.type, default: 0] += 1 }
+        let statement: SQLiteStatement
+        let table: String
+        let counter: WritableKeyPath<RowIDs, Int64>
         switch lastKind?.kind ?? TypeCatalog.kind(of: sample) {
-        case .cumulative:
-            ids.cumulative += 1
-            (statement, table, id) = (statements.cumulative, "cumulative_samples", ids.cumulative)
-        case .discrete:
-            ids.discrete += 1
-            (statement, table, id) = (statements.discrete, "discrete_samples", ids.discrete)
-        case .category:
-            ids.category += 1
-            (statement, table, id) = (statements.category, "category_samples", ids.category)
+        case .cumulative: (statement, table, counter) = (statements.cumulative, "cumulative_samples", \.cumulative)
+        case .discrete: (statement, table, counter) = (statements.discrete, "discrete_samples", \.discrete)
+        case .category: (statement, table, counter) = (statements.category, "category_samples", \.category)
         }
+        ids[keyPath: counter] += 1
+        let id = ids[keyPath: counter]
         try bindHeader(
             statement, id: id, type: sample.type, source: sample.source, start: sample.startDate, end: sample.endDate,
             creation: sample.creationDate, metadata: sample.metadata)
@@ -95,11 +90,7 @@ extension SQLiteSink {
         if connection.changes == 0 {
             guard !options.dropExactDuplicates else {
                 dropped["exact duplicate records", default: 0] += 1
-                if table == "cumulative_samples" { ids.cumulative -= 1 } else if table == "discrete_samples" {
-                    ids.discrete -= 1
-                } else {
-                    ids.category -= 1
-                }
+                ids[keyPath: counter] -= 1  // the id was not used
                 return nil
             }
             // Keeping duplicates: the copy gets the next free identity so the table stays unique.
