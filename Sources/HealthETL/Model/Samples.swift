@@ -21,13 +21,15 @@ public struct MetadataEntry: Equatable, Hashable, Sendable {
     public var key: String
     /// The value exactly as exported.
     public var value: String
-    /// The number in a quantity value (`418 cm`), converted by the unit stage when it knows the unit.
+    /// The number in a quantity value (`418 cm`), split once when the entry is made; the unit stage converts
+    /// it when it knows the unit, the sinks store it.
     public var number: Double?
     public var numberUnit: String?
 
     public init(key: String, value: String) {
         self.key = key
         self.value = value
+        (number, numberUnit) = MetadataValue.quantity(value)
     }
 }
 

@@ -199,14 +199,8 @@ extension SQLiteSink {
             statement.bind(2, id)
             statement.bind(3, entry.key)
             statement.bind(4, entry.value)
-            if entry.number != nil {
-                statement.bind(5, entry.number)
-                statement.bind(6, entry.numberUnit)
-            } else {
-                let (number, unit) = MetadataValue.quantity(entry.value)
-                statement.bind(5, number)
-                statement.bind(6, unit)
-            }
+            statement.bind(5, entry.number)
+            statement.bind(6, entry.numberUnit)
             try statement.run()
         }
         count("metadata", entries.count)
@@ -235,21 +229,5 @@ extension SQLiteSink {
             text += "." + (centis < 10 ? "0" : "") + String(centis) + "Z"
         }
         return text
-    }
-}
-
-/// Metadata values that are quantities (`418 cm`, `56 degF`, `1`).
-enum MetadataValue {
-    static func quantity(_ value: String) -> (Double?, String?) {
-        guard let first = value.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2E else {
-            return (nil, nil)
-        }
-        if let whole = NumberParsing.parseDouble(value) { return (whole, nil) }
-        guard let space = value.firstIndex(of: " ") else { return (nil, nil) }
-        let unit = value[value.index(after: space)...]
-        guard let number = NumberParsing.parseDouble(String(value[..<space])), !unit.isEmpty,
-            !unit.contains(" "), !unit.first!.isNumber, unit.first != "+"
-        else { return (nil, nil) }
-        return (number, String(unit))
     }
 }

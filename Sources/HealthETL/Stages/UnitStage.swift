@@ -129,12 +129,7 @@ public struct UnitStage: ExportStage {
     /// `"418 cm"` → 4.18 m; `"56 degF"` → 13.3 degC; `HKWeatherHumidity` `"6900 %"` → 69 %.
     mutating func normalizeMetadata(_ entries: inout [MetadataEntry]) {
         for index in entries.indices {
-            let (number, unit) = MetadataValue.quantity(entries[index].value)
-            guard var value = number else { continue }
-            guard let unit else {
-                entries[index].number = value
-                continue
-            }
+            guard var value = entries[index].number, let unit = entries[index].numberUnit else { continue }
             if entries[index].key == "HKWeatherHumidity", unit == "%", value > 100 {
                 // Newer exports write the percentage × 100 (6900 % for 69 %).
                 value /= 100
@@ -144,7 +139,6 @@ public struct UnitStage: ExportStage {
                 let converter = conversions.converter(from: unit, to: target)
             else {
                 entries[index].number = value
-                entries[index].numberUnit = unit
                 continue
             }
             entries[index].number = converter.convert(value)
