@@ -10,7 +10,7 @@ extension ExportDecoder {
         item.endDate = common.endDate
         item.flags = common.flags
         if common.type == nil { item.flags.insert(.missingType) }
-        setCorrelation(item)
+        correlation = item
     }
 
     func startWorkout(_ attributes: XMLAttributes) {
@@ -34,7 +34,7 @@ extension ExportDecoder {
             }
         }
         if item.activityType.isEmpty { item.flags.insert(.missingType) }
-        setWorkout(item)
+        workout = item
     }
 
     func addWorkoutEvent(_ attributes: XMLAttributes) {
@@ -42,7 +42,7 @@ extension ExportDecoder {
         event.date = timestamp(attributes, .date)
         event.duration = double(attributes, .duration)
         event.durationUnit = string(attributes, .durationUnit)
-        event.activityIndex = currentActivityIndex
+        event.activityIndex = activityIndex
         if !appendToWorkout({ $0.events.append(event) }) { warn("WorkoutEvent outside a Workout (ignored)") }
     }
 
@@ -58,7 +58,7 @@ extension ExportDecoder {
             $0.activities.append(activity)
             index = $0.activities.count - 1
         }
-        if added { currentActivityIndex = index } else { warn("WorkoutActivity outside a Workout (ignored)") }
+        if added { activityIndex = index } else { warn("WorkoutActivity outside a Workout (ignored)") }
     }
 
     func addWorkoutStatistic(_ attributes: XMLAttributes) {
@@ -77,7 +77,7 @@ extension ExportDecoder {
             default: break
             }
         }
-        statistic.activityIndex = currentActivityIndex
+        statistic.activityIndex = activityIndex
         if !appendToWorkout({ $0.statistics.append(statistic) }) {
             warn("WorkoutStatistics outside a Workout (ignored)")
         }
@@ -89,7 +89,7 @@ extension ExportDecoder {
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate
-        setRoute(item)
+        route = item
     }
 
     /// iOS 12 wrote route locations inline.
@@ -156,7 +156,7 @@ extension ExportDecoder {
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate
-        setAudiogram(item)
+        audiogram = item
     }
 
     /// A State of Mind sample, should a future export write one. The attribute names follow HealthKit's
@@ -182,6 +182,6 @@ extension ExportDecoder {
             }
         }
         stateOfMindMetadata = []
-        setStateOfMind(entry)
+        stateOfMind = entry
     }
 }

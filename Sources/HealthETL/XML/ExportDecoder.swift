@@ -60,16 +60,6 @@ final class ExportDecoder: SAXHandler {
     func versionString(_ bytes: XMLBytes) -> String { versionStrings.string(bytes) }
     func unitString(_ bytes: XMLBytes) -> String { unitStrings.string(bytes) }
 
-    var currentActivityIndex: Int? {
-        get { activityIndex }
-        set { activityIndex = newValue }
-    }
-
-    func setCorrelation(_ item: Correlation) { correlation = item }
-    func setWorkout(_ item: Workout) { workout = item }
-    func setRoute(_ item: WorkoutRoute) { route = item }
-    func setAudiogram(_ item: Audiogram) { audiogram = item }
-    func setStateOfMind(_ item: StateOfMindEntry) { stateOfMind = item }
 
     /// Applies `change` to the open workout; false when there is none.
     func appendToWorkout(_ change: (inout Workout) -> Void) -> Bool {
