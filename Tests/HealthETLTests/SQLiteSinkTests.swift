@@ -95,13 +95,19 @@ struct SQLiteSinkTests {
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
         _ = try importBody(into: database)
-        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let before = try dataContent(of: database)
         // Well-formed up to a point, then broken: the error comes after rows were written.
         #expect(throws: ImportError.self) {
             _ = try importBody(Self.body + "\n <Record type=\"X\" value=\"1\">\n", into: database)
         }
-        let after = try Data(contentsOf: URL(fileURLWithPath: database))
-        #expect(before == after)
+        #expect(try dataContent(of: database) == before)
+        // The attempt itself is recorded, with its error, for `healthetl status` and cron logs.
+        let db = try SQLiteConnection(path: database, create: false)
+        let runs = try db.query("SELECT outcome, error FROM import_runs ORDER BY id")
+        #expect(runs.count == 2)
+        #expect(runs.last?[0] == .text("failed"))
+        #expect(runs.last?[1].text?.contains("export.xml") == true)
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["health.sqlite"])
     }

@@ -89,3 +89,13 @@ func exportXML(_ body: String, doctype: String = "") -> String {
 
     """
 }
+
+/// Every row of every data table (not the run history), for "the database is as it was" checks.
+func dataContent(of database: String) throws -> [String: [[SQLiteValue]]] {
+    let db = try SQLiteConnection(path: database, create: false)
+    var content: [String: [[SQLiteValue]]] = [:]
+    for table in Schema.tables where !["import_runs", "import_warnings", "import_run_changes"].contains(table.name) {
+        content[table.name] = try db.query("SELECT * FROM \"\(table.name)\" ORDER BY rowid")
+    }
+    return content
+}

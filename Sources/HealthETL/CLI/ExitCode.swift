@@ -17,7 +17,7 @@ public enum ExitCode: Int32 {
     init(_ kind: ImportError.Kind) {
         switch kind {
         case .usage: self = .usage
-        case .input: self = .badInput
+        case .input, .refused: self = .badInput
         case .output: self = .cannotWrite
         case .locked: self = .locked
         case .internal: self = .internalError

@@ -10,11 +10,19 @@ enum SummaryFormatter {
 
     static func text(_ summary: ImportSummary, database: String) -> String {
         var lines: [String] = []
+        if summary.outcome == "unchanged" {
+            return "\(summary.input) is the same export as the last import into \(database): nothing changed "
+                + "(use --rescan to read it again)\n"
+        }
         let megabytes = Double(summary.xmlBytes) / 1_000_000
         lines.append(
             String(
                 format: "Imported %@ into %@: %.1f MB of XML in %.1f s (%.0f MB/s)", summary.input, database,
                 megabytes, summary.seconds, summary.xmlMegabytesPerSecond))
+        let totals = summary.changeTotals
+        lines.append(
+            "  changes: \(grouped(totals.added)) added, \(grouped(totals.replaced)) replaced, "
+                + "\(grouped(totals.deleted)) deleted (kept in deleted_samples), \(grouped(totals.unchanged)) unchanged")
         let items = summary.items.sorted { $0.value > $1.value }.map { "\($0.key) \(grouped($0.value))" }
         if !items.isEmpty { lines.append("  read: " + items.joined(separator: ", ")) }
         let rows = summary.rows.filter { $0.value > 0 }.sorted { $0.key < $1.key }

@@ -17,21 +17,27 @@ public struct Tool {
     }
 
     public static let usage = """
-        OVERVIEW: Turn the Health app's export.zip into a SQLite database.
+        OVERVIEW: Turn the Health app's export.zip into a SQLite database, and keep it up to date.
 
         USAGE: healthetl import <export> --db <path> [--timezone <zone>] [--wait <seconds>] [--quiet] [--json]
+               healthetl status --db <path> [--json]
+               healthetl set-timezone <zone> --db <path>
                healthetl schema
 
         ARGUMENTS:
           <export>                export.zip, the unzipped apple_health_export folder, or export.xml
 
-        OPTIONS:
-          --db <path>             The SQLite database to write (created if missing).
-          --timezone <zone>       IANA zone deciding each sample's local_date (default: this machine's).
+        IMPORT OPTIONS:
+          --db <path>             The SQLite database to write: created if missing, else updated with only
+                                  what changed (new, replaced and deleted samples).
+          --timezone <zone>       IANA zone deciding each sample's local_date (default: the database's zone,
+                                  else this machine's). A sample's own HKTimeZone wins.
           --state-of-mind <file>  A Health Auto Export JSON file with State of Mind entries to import too.
           --keep-duplicates       Store exact duplicates and superseded sync versions too (dedup off).
           --raw-units             Keep values in the units they were exported in (unit stage off).
-          --wait <seconds>        How long to wait for another import holding the database. (default: 10)
+          --force                 Import an export older than the one the database was last updated from.
+          --rescan                Read the export even if it is the same file as the last import.
+          --wait <seconds>        How long to wait for another run holding the database. (default: 10)
           --quiet                 Print nothing on success (for cron); errors still go to stderr.
           --json                  Print a machine-readable summary on stdout.
           --version               Show the version.
@@ -53,6 +59,8 @@ public struct Tool {
             standardOutput("healthetl \(HealthETLVersion.current)\n")
             return 0
         case "import": return runImport(rest)
+        case "status": return runStatus(rest)
+        case "set-timezone": return runSetTimeZone(rest)
         case "schema":
             standardOutput(SchemaDocumentation.markdown())
             return 0
@@ -70,7 +78,8 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"], flagOptions: ["--quiet", "--json", "--help", "--keep-duplicates", "--raw-units"])
+                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"],
+                flagOptions: ["--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan"])
         } catch {
             return usageError(error)
         }
@@ -87,19 +96,13 @@ public struct Tool {
         guard let database = arguments.values["--db"] else {
             return usageError(UsageError(message: "Missing expected option '--db <path>'"))
         }
-        var timeZone = TimeZone.current
-        if let name = arguments.values["--timezone"] {
-            guard let zone = TimeZone(identifier: name) else {
-                return usageError(UsageError(message: "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)"))
-            }
-            timeZone = zone
-        }
+        var timeZone: TimeZone?
         var lockTimeout = 10.0
-        if let text = arguments.values["--wait"] {
-            guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
-                return usageError(UsageError(message: "The value '\(text)' is invalid for '--wait <seconds>'"))
-            }
-            lockTimeout = seconds
+        do throws(UsageError) {
+            timeZone = try arguments.values["--timezone"].map(Self.timeZone)
+            lockTimeout = try Self.lockTimeout(arguments)
+        } catch {
+            return usageError(error)
         }
         let quiet = arguments.flags.contains("--quiet")
         let json = arguments.flags.contains("--json")
@@ -111,6 +114,8 @@ public struct Tool {
             job.dedup.keepHighestSyncVersion = false
         }
         if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
+        job.allowOlderExport = arguments.flags.contains("--force")
+        job.rescan = arguments.flags.contains("--rescan")
         let bar = ProgressBar(write: standardError)
         if errorIsTerminal && !quiet && !json {
             job.progress = { bar.update(done: $0, total: $1) }
@@ -130,6 +135,86 @@ public struct Tool {
             return ExitCode(error.kind).rawValue
         } catch {
             bar.clear()
+            standardError("healthetl: \(input): error: \(error)\n")
+            return ExitCode.internalError.rawValue
+        }
+    }
+
+    static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
+        guard let zone = TimeZone(identifier: name) else {
+            throw UsageError(
+                message: "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)")
+        }
+        return zone
+    }
+
+    static func lockTimeout(_ arguments: Arguments) throws(UsageError) -> Double {
+        guard let text = arguments.values["--wait"] else { return 10 }
+        guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+            throw UsageError(message: "The value '\(text)' is invalid for '--wait <seconds>'")
+        }
+        return seconds
+    }
+
+    private func runStatus(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(rawArguments, valueOptions: ["--db"], flagOptions: ["--json"])
+        } catch {
+            return usageError(error)
+        }
+        guard let database = arguments.values["--db"] else {
+            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
+        }
+        guard arguments.positionals.isEmpty else {
+            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
+        }
+        return reportErrors(input: database) {
+            let status = try DatabaseStatus.read(path: database)
+            if arguments.flags.contains("--json") {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                standardOutput(String(decoding: try encoder.encode(status), as: UTF8.self) + "\n")
+            } else {
+                standardOutput(status.text)
+            }
+        }
+    }
+
+    private func runSetTimeZone(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        let zone: TimeZone
+        let lockTimeout: Double
+        do throws(UsageError) {
+            arguments = try Arguments(rawArguments, valueOptions: ["--db", "--wait"], flagOptions: ["--quiet"])
+            guard arguments.positionals.count == 1 else {
+                throw UsageError(message: "Expected one argument: the IANA time zone (Europe/Berlin)")
+            }
+            zone = try Self.timeZone(arguments.positionals[0])
+            lockTimeout = try Self.lockTimeout(arguments)
+        } catch {
+            return usageError(error)
+        }
+        guard let database = arguments.values["--db"] else {
+            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
+        }
+        return reportErrors(input: database) {
+            let changed = try SQLiteSink.changeTimeZone(databasePath: database, to: zone, lockTimeoutSeconds: lockTimeout)
+            if !arguments.flags.contains("--quiet") {
+                standardError("\(database): local dates now in \(zone.identifier) (\(changed) rows changed day)\n")
+            }
+        }
+    }
+
+    /// Runs `body`, mapping its errors to one line on stderr and an exit code.
+    private func reportErrors(input: String, _ body: () throws -> Void) -> Int32 {
+        do {
+            try body()
+            return 0
+        } catch let error as ImportError {
+            standardError("healthetl: \(error)\n")
+            return ExitCode(error.kind).rawValue
+        } catch {
             standardError("healthetl: \(input): error: \(error)\n")
             return ExitCode.internalError.rawValue
         }

@@ -95,6 +95,22 @@ public final class ExportContainer {
     /// Zip entry names that appear more than once (a crafted zip; the first of each is used).
     public var duplicateEntryNames: [String] { archive?.duplicateNames ?? [] }
 
+    /// A hash of the zip's table of contents (every entry's name, CRC-32 and sizes) and of its size on
+    /// disk: the same export file gives the same value, and any change to an entry changes its CRC. nil for a
+    /// folder or a bare XML file, which cannot be vouched for without reading all of it.
+    public var contentFingerprint: String? {
+        guard let archive else { return nil }
+        var hasher = StableHasher()
+        hasher.combine(Int64(inputSize))
+        for entry in archive.entries {
+            hasher.combine(entry.name)
+            hasher.combine(UInt64(entry.crc32))
+            hasher.combine(entry.uncompressedSize)
+            hasher.combine(entry.compressedSize)
+        }
+        return "zip:" + String(UInt64(bitPattern: hasher.finish()), radix: 16)
+    }
+
     /// The entry name to show in messages: nil for a bare XML (the file is the entry).
     public var entryLabel: String? { kind == .xml ? nil : mainEntry }
 

@@ -6,7 +6,9 @@ import Foundation
 public struct ImportJob {
     public var inputPath: String
     public var databasePath: String
-    public var timeZone: TimeZone
+    /// The zone of `local_date`; nil keeps the database's (else the machine's). A different zone than the
+    /// database's recomputes every `local_date` in it.
+    public var timeZone: TimeZone?
     public var stages: [any ExportStage] = [UnitStage(), ValenceStage()]
     /// A Health Auto Export JSON file with State of Mind entries (Apple's export has none).
     public var stateOfMindPath: String?
@@ -16,8 +18,12 @@ public struct ImportJob {
     public var lockTimeoutSeconds: Double = 10
     /// Called now and then with (bytes of XML read, total when known).
     public var progress: ((UInt64, UInt64?) -> Void)?
+    /// Import even an export older than the database's newest (`--force`).
+    public var allowOlderExport = false
+    /// Read the export even when it is the same file as the last successful run (`--rescan`).
+    public var rescan = false
 
-    public init(inputPath: String, databasePath: String, timeZone: TimeZone) {
+    public init(inputPath: String, databasePath: String, timeZone: TimeZone?) {
         self.inputPath = inputPath
         self.databasePath = databasePath
         self.timeZone = timeZone
@@ -29,16 +35,31 @@ public struct ImportJob {
         var summary = ImportSummary()
         summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
         summary.input = inputPath
-        summary.timeZone = timeZone.identifier
 
         let container = try ExportContainer(path: inputPath)
         summary.inputKind = container.kind.rawValue
         summary.mainEntry = container.mainEntry
         summary.inputBytes = container.inputSize
-        let reader = try ExportReader(container: container)
+        summary.inputFingerprint = inputFingerprint(container)
+        var options = dedup
+        options.allowOlderExport = allowOlderExport
+        options.replacesStateOfMind = stateOfMindPath != nil
         let sink = try SQLiteSink(
-            path: databasePath, timeZone: timeZone, options: dedup,
+            path: databasePath, timeZone: timeZone, options: options,
             lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+        summary.timeZone = sink.timeZone.identifier
+        let reader: ExportReader
+        do {
+            if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
+                summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+                summary.seconds = Self.seconds(clock.now - started)
+                return try sink.finishUnchanged(summary)
+            }
+            reader = try ExportReader(container: container)
+        } catch {
+            sink.abort(recording: error, summary: summary)
+            throw error
+        }
 
         // Decode (and run the stages) on a second thread while this one writes.
         let queue = ItemQueue()
@@ -58,7 +79,7 @@ public struct ImportJob {
         } catch {
             queue.cancel()
             produced.value.waitUntilDone()
-            sink.abort()
+            sink.abort(recording: error, summary: produced.value.summary)
             throw error
         }
         produced.value.waitUntilDone()
@@ -74,11 +95,33 @@ public struct ImportJob {
         do {
             summary = try sink.finish(summary)
         } catch {
-            sink.abort()
+            sink.abort(recording: error, summary: summary)
             throw error
         }
         summary.seconds = Self.seconds(clock.now - started)
         return summary
+    }
+
+    /// What decides the database's content besides the export: the zip's table of contents, the stages and
+    /// dedup rules, the State of Mind file, and the versions of the tool and schema. The time zone is left
+    /// out on purpose: changing it only recomputes `local_date`, which the sink does without a re-read.
+    /// nil (no shortcut) for inputs that are not zips.
+    func inputFingerprint(_ container: ExportContainer) -> String? {
+        guard let content = container.contentFingerprint else { return nil }
+        var parts = [
+            content, "stages=" + stages.map(\.name).joined(separator: ","),
+            "exact=\(dedup.dropExactDuplicates),sync=\(dedup.keepHighestSyncVersion)",
+            "tool=\(HealthETLVersion.current),schema=\(Schema.userVersion)",
+        ]
+        if let stateOfMindPath {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: stateOfMindPath)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            parts.append("stateOfMind=\(stateOfMindPath),\(size),\(modified)")
+        }
+        var hasher = StableHasher()
+        for part in parts { hasher.combine(part) }
+        return String(UInt64(bitPattern: hasher.finish()), radix: 16)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -27,8 +27,20 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// Counted warnings, by message.
     public var warnings: [String: Int] = [:]
     public var removedControlCharacters = 0
+    /// `ok`, `unchanged` (same input as the last successful run: nothing done), `refused`, `failed`.
+    public var outcome = "ok"
+    public var error: String?
+    /// Hash of the input's table of contents and of the options (see `ImportJob.inputFingerprint`).
+    public var inputFingerprint: String?
+    /// What the run did to the database, per type (the export's identifier, `HKWorkoutTypeIdentifier`).
+    public var changes: [String: TypeChanges] = [:]
 
     public init() {}
+
+    /// Added, replaced, deleted and unchanged rows over all types.
+    public var changeTotals: (added: Int, replaced: Int, deleted: Int, unchanged: Int) {
+        changes.values.reduce((0, 0, 0, 0)) { ($0.0 + $1.added, $0.1 + $1.replaced, $0.2 + $1.deleted, $0.3 + $1.unchanged) }
+    }
 
     public var xmlMegabytesPerSecond: Double {
         seconds > 0 ? Double(xmlBytes) / 1_000_000 / seconds : 0

@@ -8,7 +8,9 @@
 extension SQLiteSink {
     enum SyncDecision {
         case keep
-        case drop
+        /// A row with this version or a higher one is stored (where).
+        case drop(table: String, id: Int64)
+        /// A lower version is stored (where): replace it.
         case replace(table: String, id: Int64)
     }
 
@@ -29,7 +31,7 @@ extension SQLiteSink {
         guard let existing, case .integer(let version) = existing[0], case .text(let table) = existing[1],
             case .integer(let id) = existing[2]
         else { return .keep }
-        if version >= key.version { return .drop }
+        if version >= key.version { return .drop(table: table, id: id) }
         return .replace(table: table, id: id)
     }
 
@@ -38,7 +40,7 @@ extension SQLiteSink {
         try statements.syncStore.run([.text(source), .text(key.identifier), .integer(key.version), .text(table), .integer(id)])
     }
 
-    /// Removes a superseded row and everything hanging off it.
+    /// Removes a superseded route and everything hanging off it (samples go through `replaceSample`).
     func deleteSuperseded(table: String, id: Int64) throws {
         try statements.deleteRow[table]?.run([.integer(id)])
         try statements.deleteMetadata.run([.text(table), .integer(id)])

@@ -104,23 +104,4 @@ extension SQLiteSink {
         ])
         count("state_of_mind")
     }
-
-    func writeRun(_ summary: ImportSummary) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) }
-        let runs = Schema.tables.first { $0.name == "import_runs" }!
-        let statement = try connection.prepare(runs.insertSQL(Array(runs.columnNames.dropFirst())))
-        try statement.run([
-            .text(summary.input), .integer(Int64(summary.inputBytes)), .text(summary.inputKind),
-            .text(summary.mainEntry), text(summary.exportDate), text(summary.exportUTCOffset), text(summary.locale),
-            .text(summary.timeZone), .text(summary.startedAt), .text(summary.finishedAt), .text("ok"),
-            .text(summary.toolVersion), text(json),
-        ])
-        let runID = try connection.scalar("SELECT last_insert_rowid()")
-        let warnings = try connection.prepare(Schema.tables.first { $0.name == "import_warnings" }!.insertSQL())
-        for (message, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
-            try warnings.run([runID, .text(message), .integer(Int64(count))])
-        }
-    }
 }

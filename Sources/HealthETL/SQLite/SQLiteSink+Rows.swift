@@ -6,7 +6,7 @@ extension SQLiteSink {
         case .sample(let sample): try writeTopLevelSample(sample)
         case .correlation(let correlation): try writeCorrelation(correlation)
         case .workout(let workout): try writeWorkout(workout)
-        case .header: break  // kept in the summary (import_runs)
+        case .header(_, let exportDate): try checkExportDate(exportDate)  // the rest goes to import_runs
         case .characteristics(let me):
             for (key, value) in me.attributes { try statements.me.run([.text(key), .text(value)]) }
             count("me", me.attributes.count)
@@ -37,38 +37,54 @@ extension SQLiteSink {
     }
 
     /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
-    /// stored (an exact duplicate, or an older sync version).
-    func writeSample(_ sample: Sample, identity: Int64) throws -> (String, Int64)? {
-        let sync = Self.syncKey(sample.metadata)
-        if let sync {
-            switch try syncDecision(source: sample.source.name, key: sync) {
-            case .keep: break
-            case .drop:
-                dropped["records superseded by a higher sync version", default: 0] += 1
-                return nil
-            case .replace(let table, let id):
-                try deleteSuperseded(table: table, id: id)
-            }
-        }
+    /// stored (an exact duplicate, or an older sync version). In a re-import, a sample already in the
+    /// database is only looked up, never written.
+    func writeSample(_ sample: Sample, identity fingerprint: Int64) throws -> (String, Int64)? {
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
             lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
         }
         if lastKind?.kind == nil { unknownTypes[sample.type, default: 0] += 1 }
         let statement: SQLiteStatement
-        let table: String
+        let tracked: TrackedTable
         let counter: WritableKeyPath<RowIDs, Int64>
         switch lastKind?.kind ?? TypeCatalog.kind(of: sample) {
-        case .cumulative: (statement, table, counter) = (statements.cumulative, "cumulative_samples", \.cumulative)
-        case .discrete: (statement, table, counter) = (statements.discrete, "discrete_samples", \.discrete)
-        case .category: (statement, table, counter) = (statements.category, "category_samples", \.category)
+        case .cumulative: (statement, tracked, counter) = (statements.cumulative, .cumulative, \.cumulative)
+        case .discrete: (statement, tracked, counter) = (statements.discrete, .discrete, \.discrete)
+        case .category: (statement, tracked, counter) = (statements.category, .category, \.category)
+        }
+        let table = tracked.name
+        var identity = fingerprint
+        if previous.isActive {
+            switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity) {
+            case .unchanged(let id):
+                countUnchanged(
+                    tracked, type: sample.type, identity: identity, end: sample.endDate, creation: sample.creationDate)
+                return (table, id)
+            case .duplicate:
+                dropped["exact duplicate records", default: 0] += 1
+                return nil
+            case .new(let free): identity = free
+            }
+        }
+        let sync = Self.syncKey(sample.metadata)
+        var replacing = false
+        if let sync {
+            switch try syncDecision(source: sample.source.name, key: sync) {
+            case .keep: break
+            case .drop:
+                dropped["records superseded by a higher sync version", default: 0] += 1
+                return nil
+            case .replace(let oldTable, let oldID):
+                replacing = try replaceSample(table: oldTable, id: oldID)
+            }
         }
         ids[keyPath: counter] += 1
         let id = ids[keyPath: counter]
         try bindHeader(
             statement, id: id, type: sample.type, source: sample.source, start: sample.startDate, end: sample.endDate,
             creation: sample.creationDate, metadata: sample.metadata)
-        if table == "category_samples" {
+        if tracked == .category {
             statement.bind(10, sample.textValue)
             statement.bindNull(11)
             statement.bind(12, sample.textValue)
@@ -94,33 +110,60 @@ extension SQLiteSink {
                 return nil
             }
             // Keeping duplicates: the copy gets the next free identity so the table stays unique.
-            var salted = identity
             repeat {
-                salted &+= 1
-                statement.bind(16, salted)
+                identity &+= 1
+                statement.bind(16, identity)
                 try statement.run()
             } while connection.changes == 0
         }
         count(table)
+        countInserted(
+            tracked, type: sample.type, identity: identity, end: sample.endDate, creation: sample.creationDate,
+            replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: table, id: id) }
         try writeMetadata(sample.metadata, table: table, id: id)
         if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
         return (table, id)
     }
 
-    func writeSource(_ source: SampleSource) throws {
-        if source.id < writtenSources.count, writtenSources[source.id] { return }
-        if source.id >= writtenSources.count {
-            writtenSources.append(contentsOf: repeatElement(false, count: source.id - writtenSources.count + 1))
+    /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it
+    /// is archived as `replaced`, and the new row counts as a replacement rather than an addition).
+    func replaceSample(table name: String, id: Int64) throws -> Bool {
+        guard let table = TrackedTable(name: name), let removed = try removeRow(table, id: id, reason: "replaced")
+        else { return false }
+        uncount(removed, table: table)
+        if !removed.wasPrevious {
+            count(name, -1)
+            dropped["records replaced by a higher sync version", default: 0] += 1
         }
-        writtenSources[source.id] = true
+        return removed.wasPrevious
+    }
+
+    /// The `sources` row of a source, written (or, in a re-import, found) the first time it is met. Source
+    /// ids of the decoder are per run; the database's are stable across runs.
+    @discardableResult
+    func writeSource(_ source: SampleSource) throws -> Int64 {
+        if source.id < sourceRowIDs.count, sourceRowIDs[source.id] != 0 { return sourceRowIDs[source.id] }
+        if source.id >= sourceRowIDs.count {
+            sourceRowIDs.append(contentsOf: repeatElement(0, count: source.id - sourceRowIDs.count + 1))
+        }
         let device = source.device
+        let key = Self.sourceKey(source.name, source.version, device?.key)
+        if let existing = previous.sourceIDs[key] {
+            sourceRowIDs[source.id] = existing
+            return existing
+        }
+        previous.lastSourceID += 1
+        let id = previous.lastSourceID
+        previous.sourceIDs[key] = id
+        sourceRowIDs[source.id] = id
         try statements.source.run([
-            .integer(Int64(source.id)), .text(source.name), text(source.version), text(device?.name),
+            .integer(id), .text(source.name), text(source.version), text(device?.name),
             text(device?.manufacturer), text(device?.model), text(device?.hardware), text(device?.software),
             text(device?.key),
         ])
         count("sources")
+        return id
     }
 
     /// A 32-byte scratch area per parameter position (mod 16), so the several dates of one row never share
@@ -147,7 +190,7 @@ extension SQLiteSink {
     }
 
     func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
-        statement.bind(index, Int64(source.id))
+        statement.bind(index, sourceRowIDs[source.id])
         statement.bind(index + 1, source.name)
     }
 

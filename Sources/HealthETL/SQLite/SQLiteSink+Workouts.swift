@@ -1,5 +1,12 @@
 extension SQLiteSink {
     func writeCorrelation(_ correlation: Correlation) throws {
+        let identity = SampleIdentity.fingerprint(correlation)
+        if try matchNested(.correlations, identity: identity) != nil {
+            countUnchanged(
+                .correlations, type: correlation.type, identity: identity, end: correlation.endDate,
+                creation: correlation.creationDate)
+            return
+        }
         ids.correlation += 1
         let id = ids.correlation
         let statement = statements.correlation
@@ -8,8 +15,12 @@ extension SQLiteSink {
             end: correlation.endDate, creation: correlation.creationDate, metadata: correlation.metadata)
         statement.bind(10, Int64(correlation.flags.rawValue))
         statement.bind(11, Int64(correlation.line))
+        statement.bind(12, identity)
         try statement.run()
         count("correlations")
+        countInserted(
+            .correlations, type: correlation.type, identity: identity, end: correlation.endDate,
+            creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
         for child in correlation.children {
             let identity = SampleIdentity.fingerprint(child)
@@ -28,6 +39,13 @@ extension SQLiteSink {
     }
 
     func writeWorkout(_ workout: Workout) throws {
+        let identity = SampleIdentity.fingerprint(workout)
+        if try matchNested(.workouts, identity: identity) != nil {
+            countUnchanged(
+                .workouts, type: workout.activityType, identity: identity, end: workout.endDate,
+                creation: workout.creationDate)
+            return
+        }
         ids.workout += 1
         let id = ids.workout
         let statement = statements.workout
@@ -46,8 +64,12 @@ extension SQLiteSink {
         statement.bind(19, workout.rawTotalEnergyBurned?.unit)
         statement.bind(20, Int64(workout.flags.rawValue))
         statement.bind(21, Int64(workout.line))
+        statement.bind(22, identity)
         try statement.run()
         count("workouts")
+        countInserted(
+            .workouts, type: workout.activityType, identity: identity, end: workout.endDate,
+            creation: workout.creationDate, replacing: false)
         try writeMetadata(workout.metadata, table: "workouts", id: id)
 
         var activityIDs: [Int64] = []
@@ -86,22 +108,26 @@ extension SQLiteSink {
     }
 
     func writeRoute(_ route: WorkoutRoute, workoutID: Int64) throws {
-        try writeSource(route.source)
+        let sourceID = try writeSource(route.source)
         let sync = Self.syncKey(route.metadata)
         if let sync {
             switch try syncDecision(source: route.source.name, key: sync) {
             case .keep: break
+            case .drop(let table, let id) where previous.isActive && table == "workout_routes" && id <= previous.routeMaxID:
+                // The route of a workout an earlier run stored; it goes (or stays) with that workout.
+                break
             case .drop:
                 dropped["routes superseded by a higher sync version", default: 0] += 1
                 return
-            case .replace(let table, let id): try deleteSuperseded(table: table, id: id)
+            case .replace(let table, let id):
+                if !(previous.isActive && id <= previous.routeMaxID) { try deleteSuperseded(table: table, id: id) }
             }
         }
         ids.route += 1
         let id = ids.route
         if let sync { try rememberSync(source: route.source.name, key: sync, table: "workout_routes", id: id) }
         try statements.route.run([
-            .integer(id), .integer(workoutID), .integer(Int64(route.source.id)), .text(route.source.name),
+            .integer(id), .integer(workoutID), .integer(sourceID), .text(route.source.name),
             instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),
             text(route.filePath), .integer(Int64(route.points.count)), text(route.problem),
         ])

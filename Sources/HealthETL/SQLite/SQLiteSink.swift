@@ -18,17 +18,24 @@ public final class SQLiteSink: ExportSink {
     /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
     public internal(set) var unknownTypes: [String: Int] = [:]
 
-    /// What the sink does with duplicates (the dedup stage's switches).
+    /// What the sink does with duplicates and with an existing database.
     public struct Options: Sendable {
         /// Store one copy of records that say exactly the same thing.
         public var dropExactDuplicates = true
         /// Keep only the highest `HKMetadataKeySyncVersion` per app and sync identifier.
         public var keepHighestSyncVersion = true
+        /// Import an export older than the one the database was last updated from (its newer samples would
+        /// be recorded as deleted).
+        public var allowOlderExport = false
+        /// This run reads a State of Mind file, so the `state_of_mind` table is replaced by its entries;
+        /// without one, the entries of earlier runs stay.
+        public var replacesStateOfMind = false
         public init() {}
     }
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
-    var writtenSources: [Bool] = []
+    /// The `sources` row id of each of the decoder's source ids (0: not met yet).
+    var sourceRowIDs: [Int64] = []
     var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
@@ -37,15 +44,36 @@ public final class SQLiteSink: ExportSink {
     private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
     var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
+    /// Matching against the rows of earlier runs (an empty state for a new database).
+    var previous = PreviousState()
+    /// What this run did, per type (flushed from `currentChanges` when the type changes).
+    var changes: [String: TypeChanges] = [:]
+    var currentChanges: (type: String, changes: TypeChanges)?
+    let lookups: ReimportStatements
+    /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
+    public let timeZone: TimeZone
+
+    /// Opens (or creates) the database and takes its lock. `timeZone` nil means: keep the zone the database
+    /// was built with; if a different zone is asked for, every `local_date` is recomputed in it.
     public init(
-        path: String, timeZone: TimeZone, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
+        path: String, timeZone: TimeZone?, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
     ) throws {
         self.options = options
         target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
-        localDates = LocalDateResolver(timeZone: timeZone)
         do {
-            try Self.prepareSchema(target.connection, isNew: target.isNew)
+            let hadData = try Self.prepareSchema(target.connection, isNew: target.isNew)
+            let stored = try Self.storedTimeZone(target.connection)
+            self.timeZone = timeZone ?? stored ?? TimeZone.current
+            localDates = LocalDateResolver(timeZone: self.timeZone)
+            if hadData, let stored, stored.identifier != self.timeZone.identifier {
+                try Self.recomputeLocalDates(target.connection, timeZone: self.timeZone)
+            }
             statements = try SchemaStatements(target.connection)
+            lookups = try ReimportStatements(target.connection)
+            if hadData { try loadPreviousState() }
+            if case .integer(let last) = try target.connection.scalar("SELECT coalesce(max(id), 0) FROM import_runs") {
+                previous.runID = last + 1
+            }
         } catch let error as ImportError {
             target.rollback()
             throw error
@@ -56,10 +84,10 @@ public final class SQLiteSink: ExportSink {
     }
 
 
-    /// Creates the schema in a new database. An existing one must carry this version's schema; until
-    /// incremental imports land, its data tables are emptied and refilled inside the same transaction, so a
-    /// re-import replaces the previous data atomically instead of duplicating it.
-    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws {
+    /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
+    /// database by rebuilding its data tables (the run then refills them). Returns whether the database
+    /// holds data of earlier runs to match against.
+    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> Bool {
         if isNew {
             for table in Schema.tables { try connection.execute(table.createSQL) }
             for view in Schema.views { try connection.execute(view) }
@@ -68,13 +96,16 @@ public final class SQLiteSink: ExportSink {
             // decodes, instead of a single-threaded sort at the end.
             for index in Schema.indexes { try connection.execute(index) }
             try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
-            return
+            return false
         }
         let version = try connection.scalar("PRAGMA user_version")
         let tableCount = try connection.scalar("SELECT count(*) FROM sqlite_master")
         if version == .integer(0), tableCount == .integer(0) {
-            try prepareSchema(connection, isNew: true)
-            return
+            return try prepareSchema(connection, isNew: true)
+        }
+        if version == .integer(1) {
+            try SchemaMigration.fromVersion1(connection)
+            return true
         }
         guard version == .integer(Int64(Schema.userVersion)) else {
             throw ImportError(
@@ -82,9 +113,7 @@ public final class SQLiteSink: ExportSink {
                 "the database was not written by this version of healthetl (user_version \(version), expected "
                     + "\(Schema.userVersion))", hint: "import into a new file")
         }
-        for table in Schema.tables where table.name != "import_runs" && table.name != "import_warnings" {
-            try connection.execute("DELETE FROM \"\(table.name)\"")
-        }
+        return true
     }
 
     public func write(_ item: ExportItem) throws {
@@ -98,9 +127,17 @@ public final class SQLiteSink: ExportSink {
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
+            try removeUnseenRows()
+            flushChanges()
+            summary.changes = changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
+            try connection.execute("DELETE FROM workout_duplicates")
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
+            summary.timeZone = timeZone.identifier
+            try writeAnchors(exportDate: summary.exportDate)
             try writeRun(summary)
+            try writeChanges()
+            try writeSetting("time_zone", timeZone.identifier)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {
@@ -112,6 +149,24 @@ public final class SQLiteSink: ExportSink {
     }
 
     public func abort() { target.rollback() }
+
+    /// Rolls back, then records the failed run in `import_runs` when the database existed before it (a new
+    /// one is simply not created). Recording is best effort: the error that ended the run matters more.
+    public func abort(recording error: Error, summary: ImportSummary) {
+        target.rollback()
+        defer { target.close() }
+        guard !target.isNew else { return }
+        do {
+            try target.beginRecord()
+            var summary = summary
+            summary.outcome = (error as? ImportError)?.kind == .refused ? "refused" : "failed"
+            summary.error = "\(error)"
+            try writeRun(summary)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+        }
+    }
 
     func count(_ table: String, _ increment: Int = 1) { rowCounts[table, default: 0] += increment }
 }

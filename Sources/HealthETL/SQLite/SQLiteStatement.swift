@@ -84,6 +84,39 @@ public final class SQLiteStatement {
         try run()
     }
 
+    /// The first column of the bound query's first row as an integer, nil when there is no row (a lookup
+    /// by key, without allocating).
+    @inline(__always) func firstInteger() throws -> Int64? {
+        let code = sqlite3_step(handle)
+        defer { sqlite3_reset(handle) }
+        if code == SQLITE_DONE { return nil }
+        guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+        return sqlite3_column_int64(handle, 0)
+    }
+
+    /// Calls `body` with the first column of each row of the bound query, as an integer, streaming.
+    func forEachInteger(_ body: (Int64) throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+            try body(sqlite3_column_int64(handle, 0))
+        }
+    }
+
+    /// The first column of every row of the bound query, as integers.
+    func integers() throws -> [Int64] {
+        defer { sqlite3_reset(handle) }
+        var result: [Int64] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return result }
+            guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+            result.append(sqlite3_column_int64(handle, 0))
+        }
+    }
+
     public func rows(_ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         for (offset, value) in arguments.enumerated() { bind(Int32(offset + 1), value) }
         defer {

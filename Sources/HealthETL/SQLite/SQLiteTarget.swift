@@ -14,14 +14,17 @@ final class SQLiteTarget {
     let connection: SQLiteConnection
     private var closed = false
     private var flusher: BackgroundFlusher?
+    /// Held from before the file is looked at until the run ends, so two runs never both create or write it.
+    private var lock: DatabaseLock?
 
     init(path: String, lockTimeoutMilliseconds: Int32) throws {
         self.path = path
-        isNew = !FileManager.default.fileExists(atPath: path)
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw ImportError(.output, "the folder \(directory) does not exist", file: path)
         }
+        lock = try DatabaseLock(databasePath: path, timeoutSeconds: Double(lockTimeoutMilliseconds) / 1000)
+        isNew = !FileManager.default.fileExists(atPath: path)
         if isNew {
             Self.removeStaleTemporaryFiles(of: path)
             workingPath = path + ".healthetl-\(getpid()).tmp"
@@ -32,7 +35,7 @@ final class SQLiteTarget {
             guard descriptor >= 0 else {
                 throw ImportError(.output, "cannot create the database: \(String(cString: strerror(errno)))", file: path)
             }
-            close(descriptor)
+            Glibc.close(descriptor)
         } else {
             workingPath = path
         }
@@ -93,7 +96,7 @@ final class SQLiteTarget {
             let descriptor = open(workingPath, O_RDONLY | O_CLOEXEC)
             if descriptor >= 0 {
                 fsync(descriptor)
-                close(descriptor)
+                Glibc.close(descriptor)
             }
             defer { InterruptCleanup.unregister() }
             guard rename(workingPath, path) == 0 else {
@@ -103,6 +106,14 @@ final class SQLiteTarget {
             }
         }
         closed = true
+        lock = nil
+    }
+
+    /// Starts a second, short transaction after `commit` or `rollback` (to record a failed run), still
+    /// under the lock.
+    func beginRecord() throws {
+        guard lock != nil else { throw ImportError(.internal, "the database lock was released", file: path) }
+        try connection.execute("BEGIN IMMEDIATE")
     }
 
     /// Leaves everything as it was: rollback, or delete the unfinished new file.
@@ -114,8 +125,12 @@ final class SQLiteTarget {
         if isNew {
             unlink(workingPath)
             InterruptCleanup.unregister()
+            lock = nil
         }
     }
+
+    /// Releases the lock once nothing more will be written.
+    func close() { lock = nil }
 }
 
 /// Deletes the unfinished new database when the import is interrupted (Ctrl-C, `kill`), so no half-written

@@ -131,7 +131,8 @@ extension Schema {
             ]),
         SchemaTable(
             name: "import_runs",
-            doc: "One row per `healthetl import` that committed.",
+            doc: "One row per `healthetl import`, whatever its outcome (a failed run's changes are rolled back, "
+                + "but the attempt is recorded, so `healthetl status` can show it).",
             columns: [
                 column("id", "INTEGER PRIMARY KEY", ""),
                 column("input_path", "TEXT", ""),
@@ -144,9 +145,22 @@ extension Schema {
                 column("time_zone", "TEXT", "The zone used for `local_date`."),
                 column("started_at", "TEXT", "UTC."),
                 column("finished_at", "TEXT", "UTC."),
-                column("outcome", "TEXT", "`ok`."),
+                column(
+                    "outcome", "TEXT",
+                    "`ok`; `unchanged` (the same export file as the last run: nothing to do); `refused` (older than "
+                        + "the last import, without `--force`); `failed` (rolled back; see `error`)."),
                 column("tool_version", "TEXT", ""),
                 column("summary_json", "TEXT", "Counts per kind, warnings, timings (the `--json` summary)."),
+                column(
+                    "input_fingerprint", "TEXT",
+                    "Hash of the zip's table of contents (every entry's name, CRC-32 and size) and of the options "
+                        + "that shape the data; a run whose fingerprint equals the last successful run's has "
+                        + "nothing to do."),
+                column("error", "TEXT", "The error of a failed or refused run."),
+                column("added", "INTEGER", "Rows added, all types (details: `import_run_changes`)."),
+                column("replaced", "INTEGER", "Rows replaced by a higher sync version."),
+                column("deleted", "INTEGER", "Rows no longer in the export, moved to `deleted_samples`."),
+                column("unchanged", "INTEGER", "Rows already in the database."),
             ]),
         SchemaTable(
             name: "import_warnings",
@@ -166,6 +180,12 @@ extension Schema {
         "CREATE INDEX route_points_route ON route_points(route_id, seq)",
         "CREATE INDEX workouts_start ON workouts(start_date)",
         "CREATE INDEX correlation_samples_correlation ON correlation_samples(correlation_id)",
+        // For re-imports: finding a workout or correlation by identity, and what hangs off a deleted row.
+        "CREATE INDEX workouts_identity ON workouts(identity)",
+        "CREATE INDEX correlations_identity ON correlations(identity)",
+        "CREATE INDEX correlation_samples_sample ON correlation_samples(sample_table, sample_id)",
+        "CREATE INDEX sync_identifiers_row ON sync_identifiers(row_table, row_id)",
+        "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
     ]
 
     /// Views for people browsing with Datasette or the sqlite3 shell.

@@ -54,6 +54,9 @@ extension Schema {
             ] + sourceColumns + sampleTimeColumns + [
                 column("flags", "INTEGER NOT NULL DEFAULT 0", "As in the sample tables."),
                 column("xml_line", "INTEGER", ""),
+                column(
+                    "identity", "INTEGER NOT NULL DEFAULT 0",
+                    "Fingerprint of the correlation and its children (see docs/identity.md)."),
             ]),
         SchemaTable(
             name: "correlation_samples",

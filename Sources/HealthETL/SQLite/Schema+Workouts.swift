@@ -20,6 +20,10 @@ extension Schema {
                 column("raw_total_energy_burned_unit", "TEXT", ""),
                 column("flags", "INTEGER NOT NULL DEFAULT 0", "As in the sample tables."),
                 column("xml_line", "INTEGER", ""),
+                column(
+                    "identity", "INTEGER NOT NULL DEFAULT 0",
+                    "Fingerprint of the workout with everything nested in it (see docs/identity.md): how a "
+                        + "re-import recognises it."),
             ]),
         SchemaTable(
             name: "workout_duplicates",

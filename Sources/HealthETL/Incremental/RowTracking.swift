@@ -1,0 +1,87 @@
+/// One bit per row id: which of the rows that were in the database before a run the export still has.
+/// A 4 GB export has some 20 million rows, so this stays under 3 MB.
+struct SeenRows {
+    private var words: [UInt64] = []
+    private(set) var count = 0
+
+    /// Marks `id`; false when it was marked already.
+    @inline(__always) mutating func insert(_ id: Int64) -> Bool {
+        let (word, bit) = (Int(id >> 6), UInt64(1) << UInt64(id & 63))
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        guard words[word] & bit == 0 else { return false }
+        words[word] |= bit
+        count += 1
+        return true
+    }
+
+    @inline(__always) func contains(_ id: Int64) -> Bool {
+        let word = Int(id >> 6)
+        return word < words.count && words[word] & (UInt64(1) << UInt64(id & 63)) != 0
+    }
+
+    mutating func remove(_ id: Int64) {
+        guard contains(id) else { return }
+        words[Int(id >> 6)] &= ~(UInt64(1) << UInt64(id & 63))
+        count -= 1
+    }
+}
+
+/// A table whose rows a re-import matches one by one (samples, correlations, workouts).
+struct TrackedRows {
+    let name: String
+    /// Rows with an id up to this one were there before the run; later ids were added by it.
+    var previousMaxID: Int64 = 0
+    /// How many of the earlier rows are still in the table (a replaced one leaves during the run).
+    var previousCount = 0
+    var seen = SeenRows()
+
+    func isPrevious(_ id: Int64) -> Bool { id <= previousMaxID }
+    /// Whether some earlier row was not met in this export: only then must the table be searched for them.
+    var hasUnseenRows: Bool { seen.count < previousCount }
+}
+
+/// What a run did to the rows of one type, and the anchor it leaves.
+public struct TypeChanges: Codable, Sendable, Equatable {
+    public var table: String
+    public var added = 0
+    public var replaced = 0
+    public var deleted = 0
+    public var unchanged = 0
+    /// Rows of the type in the database after the run (met in this export, or added).
+    var rows = 0
+    var identitySum: UInt64 = 0
+    var identityXor: UInt64 = 0
+    var newestEnd = Int64.min
+    var newestCreation = Int64.min
+
+    init(table: String) { self.table = table }
+
+    enum CodingKeys: String, CodingKey { case table, added, replaced, deleted, unchanged }
+
+    public var changed: Bool { added + replaced + deleted > 0 }
+
+    /// Counts a row the database holds after the run.
+    mutating func keep(identity: Int64, end: Int64?, creation: Int64?) {
+        rows += 1
+        identitySum &+= UInt64(bitPattern: identity)
+        identityXor ^= UInt64(bitPattern: identity)
+        if let end, end > newestEnd { newestEnd = end }
+        if let creation, creation > newestCreation { newestCreation = creation }
+    }
+
+    /// Undoes `keep` for a row removed later in the same run (a higher sync version arrived after it).
+    mutating func unkeep(identity: Int64) {
+        rows -= 1
+        identitySum &-= UInt64(bitPattern: identity)
+        identityXor ^= UInt64(bitPattern: identity)
+    }
+
+    /// Order-independent: the same rows give the same fingerprint whatever order the export lists them in.
+    var fingerprint: String {
+        var hasher = StableHasher()
+        hasher.combine(Int64(rows))
+        hasher.combine(identitySum)
+        hasher.combine(identityXor)
+        return String(UInt64(bitPattern: hasher.finish()), radix: 16)
+    }
+}

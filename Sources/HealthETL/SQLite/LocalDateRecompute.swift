@@ -1,0 +1,40 @@
+import Foundation
+
+extension SQLiteSink {
+    /// Recomputes `local_date` everywhere in `timeZone` (a sample's own `HKTimeZone` still wins), when a
+    /// database built in one zone is used with another: no re-import needed. One UPDATE per table, with the
+    /// day computed by a Swift SQL function; only rows whose day changes are written.
+    /// Returns the number of rows changed.
+    @discardableResult
+    public static func recomputeLocalDates(_ connection: SQLiteConnection, timeZone: TimeZone) throws -> Int {
+        var resolver = LocalDateResolver(timeZone: timeZone)
+        try connection.registerTextFunction("healthetl_local_date", argumentCount: 2) { arguments in
+            guard let text = arguments[0], let instant = Self.parseUTC(text) else { return nil }
+            return TimestampFormatting.dayString(resolver.day(of: instant, zoneName: arguments[1]))
+        }
+        var changed = 0
+        for table in Schema.tables where table.name != "deleted_samples" && table.columnNames.contains("local_date") {
+            let names = table.columnNames
+            guard let dateColumn = ["start_date", "recorded_date", "end_date"].first(where: names.contains) else {
+                continue
+            }
+            let zone =
+                "(SELECT value FROM metadata WHERE parent_table = '\(table.name)' AND parent_id = t.id "
+                + "AND key = 'HKTimeZone')"
+            let day = "healthetl_local_date(\(dateColumn), \(zone))"
+            try connection.execute(
+                "UPDATE \"\(table.name)\" AS t SET local_date = \(day) WHERE local_date IS NOT \(day)")
+            changed += connection.changes
+        }
+        return changed
+    }
+
+    /// `2019-06-18T01:07:11Z` (how the database stores instants) → a timestamp.
+    static func parseUTC(_ text: String) -> Timestamp? {
+        var bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[10] == UInt8(ascii: "T"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+        bytes[10] = UInt8(ascii: " ")
+        bytes.removeLast()
+        return bytes.withUnsafeBufferPointer { Timestamp.parse($0) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The record of each run: `import_runs`, its per-type changes, and the anchors it leaves.
+extension SQLiteSink {
+    func writeRun(_ summary: ImportSummary) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) }
+        // swift-format-ignore: NeverForceUnwrap
+        let runs = Schema.tables.first { $0.name == "import_runs" }!
+        let totals = summary.changeTotals
+        try connection.prepare(runs.insertSQL()).run([
+            .integer(previous.runID), .text(summary.input), .integer(Int64(summary.inputBytes)),
+            .text(summary.inputKind), .text(summary.mainEntry), text(summary.exportDate),
+            text(summary.exportUTCOffset), text(summary.locale), .text(summary.timeZone), .text(summary.startedAt),
+            .text(summary.finishedAt), .text(summary.outcome), .text(summary.toolVersion), text(json),
+            text(summary.inputFingerprint), text(summary.error), .integer(Int64(totals.added)),
+            .integer(Int64(totals.replaced)), .integer(Int64(totals.deleted)), .integer(Int64(totals.unchanged)),
+        ])
+        // swift-format-ignore: NeverForceUnwrap
+        let warnings = try connection.prepare(Schema.tables.first { $0.name == "import_warnings" }!.insertSQL())
+        for (message, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
+            try warnings.run([.integer(previous.runID), .text(message), .integer(Int64(count))])
+        }
+    }
+
+    func writeChanges() throws {
+        // swift-format-ignore: NeverForceUnwrap
+        let insert = try connection.prepare(Schema.tables.first { $0.name == "import_run_changes" }!.insertSQL())
+        for (type, change) in changes.sorted(by: { $0.key < $1.key })
+        where change.added + change.replaced + change.deleted + change.unchanged > 0 {
+            try insert.run([
+                .integer(previous.runID), .text(type), .text(change.table), .integer(Int64(change.added)),
+                .integer(Int64(change.replaced)), .integer(Int64(change.deleted)), .integer(Int64(change.unchanged)),
+            ])
+        }
+    }
+
+    /// Writes the anchor of every type whose content changed; an unchanged type's anchor is left as it was.
+    func writeAnchors(exportDate: String?) throws {
+        let upsert = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO anchors (type, row_table, row_count, newest_end_date, newest_creation_date,
+                fingerprint, export_date, run_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        for (type, change) in changes.sorted(by: { $0.key < $1.key }) {
+            let fingerprint = change.fingerprint
+            guard previous.anchors[type] != fingerprint else { continue }
+            func date(_ seconds: Int64) -> SQLiteValue {
+                seconds == Int64.min ? .null : .text(TimestampFormatting.utcString(seconds))
+            }
+            try upsert.run([
+                .text(type), .text(change.table), .integer(Int64(change.rows)), date(change.newestEnd),
+                date(change.newestCreation), .text(fingerprint), text(exportDate), .integer(previous.runID),
+            ])
+        }
+    }
+
+    func writeSetting(_ key: String, _ value: String) throws { try Self.writeSetting(connection, key, value) }
+
+    static func writeSetting(_ connection: SQLiteConnection, _ key: String, _ value: String) throws {
+        try connection.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)").run([
+            .text(key), .text(value),
+        ])
+    }
+
+    /// The zone an earlier run computed `local_date` in, if any.
+    static func storedTimeZone(_ connection: SQLiteConnection) throws -> TimeZone? {
+        guard case .text(let name) = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'")
+        else { return nil }
+        return TimeZone(identifier: name)
+    }
+
+    /// The newest successful run, for the unchanged-input shortcut: its input fingerprint.
+    public func lastInputFingerprint() throws -> String? {
+        try connection.scalar(
+            "SELECT input_fingerprint FROM import_runs WHERE outcome IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1"
+        ).text
+    }
+
+    /// Records a run that found the same input as the last successful one, and changes nothing else.
+    public func finishUnchanged(_ summary: ImportSummary) throws -> ImportSummary {
+        var summary = summary
+        summary.outcome = "unchanged"
+        summary.timeZone = timeZone.identifier
+        do {
+            try writeRun(summary)
+            try writeSetting("time_zone", timeZone.identifier)
+        } catch let error as SQLiteError {
+            target.rollback()
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+        try target.commit()
+        return summary
+    }
+}
