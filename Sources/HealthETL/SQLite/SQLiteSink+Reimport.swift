@@ -36,6 +36,7 @@ struct PreviousState {
     var newestExportDate: String?
     var sourceIDs: [String: Int64] = [:]
     var lastSourceID: Int64 = 0
+    var snapshotsCleared = false
     /// The `import_runs` id this run will have (rows it archives point to it).
     var runID: Int64 = 1
 }
@@ -118,9 +119,6 @@ extension SQLiteSink {
     /// stable identity (`Schema.snapshotTables`) are emptied: this run refills them from the export.
     func loadPreviousState() throws {
         previous.isActive = true
-        for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
-        try connection.execute("DELETE FROM metadata WHERE parent_table IN ('audiograms', 'vision_prescriptions')")
-        if options.replacesStateOfMind { try connection.execute("DELETE FROM state_of_mind") }
         func maxID(_ table: String) throws -> Int64 {
             guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(table)\"")
             else { return 0 }
@@ -157,6 +155,15 @@ extension SQLiteSink {
             previous.sourceIDs[Self.sourceKey(row[1].text, row[2].text, row[3].text)] = id
             previous.lastSourceID = max(previous.lastSourceID, id)
         }
+    }
+
+    /// Empties the tables this run refills (`Schema.snapshotTables`); done when the first item arrives, so
+    /// a run that stops before reading (the same export again) leaves them alone.
+    func clearSnapshotTables() throws {
+        previous.snapshotsCleared = true
+        for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
+        try connection.execute("DELETE FROM metadata WHERE parent_table IN ('audiograms', 'vision_prescriptions')")
+        if options.replacesStateOfMind { try connection.execute("DELETE FROM state_of_mind") }
     }
 
     static func sourceKey(_ name: String?, _ version: String?, _ device: String?) -> String {

@@ -118,6 +118,7 @@ public final class SQLiteSink: ExportSink {
 
     public func write(_ item: ExportItem) throws {
         do {
+            if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
             try writeItem(item)
         } catch let error as SQLiteError {
             throw ImportError(.output, "\(error)", file: target.path)
