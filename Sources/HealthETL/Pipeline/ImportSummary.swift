@@ -34,6 +34,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var inputFingerprint: String?
     /// What the run did to the database, per type (the export's identifier, `HKWorkoutTypeIdentifier`).
     public var changes: [String: TypeChanges] = [:]
+    /// Time spent rebuilding the rollups (part of `seconds`).
+    public var rollupSeconds: Double?
 
     public init() {}
 

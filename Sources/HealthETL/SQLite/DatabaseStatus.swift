@@ -127,6 +127,9 @@ extension SQLiteSink {
             }
             let changed = try recomputeLocalDates(target.connection, timeZone: timeZone)
             try writeSetting(target.connection, "time_zone", timeZone.identifier)
+            let stored = try target.connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
+            let options = try stored.map { try JSONDecoder().decode(RollupOptions.self, from: Data($0.utf8)) }
+            try RollupTables.rebuild(target.connection, timeZone: timeZone, options: options ?? RollupOptions())
             try target.commit()
             return changed
         } catch let error as ImportError {

@@ -99,7 +99,7 @@ extension SQLiteSink {
             }
             statement.bind(13, sample.rawUnit ?? sample.unit)
         }
-        statement.bind(14, Int64(sample.flags.rawValue))
+        statement.bind(14, Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0))
         statement.bind(15, Int64(sample.line))
         statement.bind(16, identity)
         try statement.run()
@@ -124,6 +124,13 @@ extension SQLiteSink {
         try writeMetadata(sample.metadata, table: table, id: id)
         if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
         return (table, id)
+    }
+
+    /// The `flags` bit of samples entered by hand; set here rather than in `SampleFlags`, which lists problems.
+    static let userEnteredFlag: Int64 = 512
+
+    static func isUserEntered(_ metadata: [MetadataEntry]) -> Bool {
+        !metadata.isEmpty && metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
     }
 
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it

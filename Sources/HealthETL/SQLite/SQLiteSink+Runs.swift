@@ -64,6 +64,22 @@ extension SQLiteSink {
         ])
     }
 
+    var rollupSettingText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(options.rollups)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Rebuilds the rollups and remembers their options, so `set-timezone` can rebuild them the same way.
+    func rebuildRollups(into summary: inout ImportSummary) throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups)
+        summary.rows["rollups"] = rows
+        summary.rollupSeconds = ImportJob.seconds(clock.now - started)
+        try writeSetting("rollups", rollupSettingText)
+    }
+
     /// The zone an earlier run computed `local_date` in, if any.
     static func storedTimeZone(_ connection: SQLiteConnection) throws -> TimeZone? {
         guard case .text(let name) = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'")
@@ -84,6 +100,11 @@ extension SQLiteSink {
         summary.outcome = "unchanged"
         summary.timeZone = timeZone.identifier
         do {
+            // Nothing new to read, but rollups in another zone or with other options are built again.
+            let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
+            if try Self.storedTimeZone(connection)?.identifier != timeZone.identifier || stored != rollupSettingText {
+                try rebuildRollups(into: &summary)
+            }
             try writeRun(summary)
             try writeSetting("time_zone", timeZone.identifier)
         } catch let error as SQLiteError {

@@ -30,6 +30,8 @@ public final class SQLiteSink: ExportSink {
         /// This run reads a State of Mind file, so the `state_of_mind` table is replaced by its entries;
         /// without one, the entries of earlier runs stay.
         public var replacesStateOfMind = false
+        /// The rollups rebuilt at the end of the run.
+        public var rollups = RollupOptions()
         public init() {}
     }
     /// Counts of rows written, by table.
@@ -135,6 +137,7 @@ public final class SQLiteSink: ExportSink {
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
             summary.timeZone = timeZone.identifier
+            try rebuildRollups(into: &summary)
             try writeAnchors(exportDate: summary.exportDate)
             try writeRun(summary)
             try writeChanges()

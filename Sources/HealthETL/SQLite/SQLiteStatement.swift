@@ -105,6 +105,24 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Steps through the bound query's rows, streaming; `body` reads columns with the accessors below.
+    func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+            try body(self)
+        }
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func text(_ column: Int32) -> String? {
+        sqlite3_column_text(handle, column).map { String(cString: $0) }
+    }
+
     /// The first column of every row of the bound query, as integers.
     func integers() throws -> [Int64] {
         defer { sqlite3_reset(handle) }

@@ -53,10 +53,36 @@ extension Schema {
                 column("unchanged", "INTEGER NOT NULL", "Rows the export still has, as they were."),
             ]),
         SchemaTable(
+            name: "rollups",
+            doc: "Statistics per type and period in the database's time zone, rebuilt by every run (docs/rollups.md): "
+                + "cumulative types summed with one source per stretch of time (no iPhone + Watch double "
+                + "counting), discrete types averaged, category types as hours per value. `daily_rollups` is "
+                + "the daily part.",
+            columns: [
+                column("period", "TEXT NOT NULL", "`hour`, `day`, `week` or `month`."),
+                column(
+                    "label", "TEXT NOT NULL",
+                    "`2024-03-31` (day), the Monday of an ISO week (`2024-03-25`), `2024-03` (month), or the local "
+                        + "start of an hour with its offset (`2024-10-27T02:00+02:00`)."),
+                column("period_start", "TEXT NOT NULL", "The period's start, UTC."),
+                column("type", "TEXT NOT NULL", "The HealthKit identifier; `StateOfMind` for State of Mind."),
+                column(
+                    "statistic", "TEXT NOT NULL",
+                    "`sum` (cumulative), `avg`/`min`/`max`/`count` (discrete, State of Mind), `<Value>_hours` "
+                        + "(category: `AsleepCore_hours`)."),
+                column("column_name", "TEXT NOT NULL", "The column of `daily.csv` (`StepCount`, `HeartRate_avg`)."),
+                column("value", "REAL", ""),
+                column("unit", "TEXT", "Unit of `value`: the type's unit, `count`, `hr` for hours, `%`."),
+                column("sources", "TEXT", "The sources that contributed, joined by `; `."),
+            ]),
+        SchemaTable(
             name: "settings",
             doc: "Settings of the database that later runs keep using.",
             columns: [
-                column("key", "TEXT PRIMARY KEY", "`time_zone`: the zone `local_date` is computed in."),
+                column(
+                    "key", "TEXT PRIMARY KEY",
+                    "`time_zone`: the zone `local_date` and the rollups are computed in; `rollups`: the rollup "
+                        + "options (periods, source priority) as JSON."),
                 column("value", "TEXT", ""),
             ]),
     ]

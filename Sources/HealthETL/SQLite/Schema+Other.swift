@@ -186,6 +186,7 @@ extension Schema {
         "CREATE INDEX correlation_samples_sample ON correlation_samples(sample_table, sample_id)",
         "CREATE INDEX sync_identifiers_row ON sync_identifiers(row_table, row_id)",
         "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
+        "CREATE INDEX rollups_period ON rollups(period, label)",
     ]
 
     /// Views for people browsing with Datasette or the sqlite3 shell.
@@ -201,6 +202,11 @@ extension Schema {
                    replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
                    (julianday(end_date) - julianday(start_date)) * 24 AS hours
             FROM category_samples WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
+        """,
+        """
+        CREATE VIEW daily_rollups AS
+            SELECT label AS date, type, statistic, column_name, value, unit, sources
+            FROM rollups WHERE period = 'day'
         """,
     ]
 }

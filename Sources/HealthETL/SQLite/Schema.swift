@@ -42,7 +42,8 @@ public enum Schema {
                     "Bit set of problems found in the record, which is kept anyway: 1 start after end, 2 missing "
                         + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date, 64 "
                         + "missing or non-numeric value, 128 missing unit, 256 unit unreadable or of the wrong dimension "
-                        + "(value and unit kept as exported)."),
+                        + "(value and unit kept as exported). Not a problem: 512 entered by hand "
+                        + "(`HKWasUserEntered` = 1), which the rollups rank last."),
                 column("xml_line", "INTEGER", "Line of the `<Record` tag in the export XML."),
                 column(
                     "identity", "INTEGER NOT NULL",

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Which rollups a run builds, and how overlapping sources are resolved (docs/rollups.md).
+public struct RollupOptions: Codable, Sendable, Equatable {
+    /// Hourly rollups of ten years are millions of rows, so they are asked for, not built by default.
+    public var periods: [RollupPeriod] = [.day, .week, .month]
+    public var priority: SourcePriority = .default
+    /// Per type identifier, replacing `priority` for that type.
+    public var priorityByType: [String: SourcePriority] = [:]
+
+    public init() {}
+}
+
+extension RollupPeriod: Codable {}
+
+extension SourcePriority: Codable {
+    public init(from decoder: Decoder) throws {
+        let words = try decoder.singleValueContainer().decode([String].self)
+        do {
+            try self.init(parsing: words)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(words)
+    }
+}
+
+/// Builds the `rollups` table from the sample tables, one type at a time, streaming: samples come sorted
+/// by start from the (type, start_date, identity) index, go through a `RollupEngine`, and its rows are
+/// inserted as they come.
+enum RollupTables {
+    /// Sample flags that make a sample unusable in a statistic: no or unreadable dates, no value or unit,
+    /// an unreadable unit. (Start after end is kept: it counts as an instant.)
+    static let unusableQuantity: Int64 = 2 | 4 | 32 | 64 | 128 | 256
+    static let unusableCategory: Int64 = 2 | 4 | 32
+
+    /// Replaces the rollups; returns the number of rows written.
+    @discardableResult
+    static func rebuild(_ connection: SQLiteConnection, timeZone: TimeZone, options: RollupOptions) throws -> Int {
+        try connection.execute("DELETE FROM rollups")
+        guard !options.periods.isEmpty else { return 0 }
+        var sources: [Int64: (name: String, model: String?)] = [:]
+        let sourceRows = try connection.prepare("SELECT id, name, device_model FROM sources")
+        try sourceRows.forEachRow { sources[$0.integer(0)] = ($0.text(1) ?? "", $0.text(2)) }
+        var writer = try RowWriter(connection)
+        let tables: [(String, TypeCatalog.SampleKind)] = [
+            ("cumulative_samples", .cumulative), ("discrete_samples", .discrete), ("category_samples", .category),
+        ]
+        for (table, kind) in tables {
+            let types = try connection.prepare("SELECT DISTINCT type FROM \"\(table)\"")
+            var names: [String] = []
+            try types.forEachRow { names.append($0.text(0) ?? "") }
+            let unusable = kind == .category ? unusableCategory : unusableQuantity
+            let samples = try connection.prepare(
+                """
+                SELECT unixepoch(start_date), unixepoch(end_date), value, source_id, flags, unit FROM "\(table)"
+                WHERE type = ?1 AND flags & \(unusable) = 0 ORDER BY start_date
+                """)
+            for type in names {
+                let priority = options.priorityByType[type] ?? options.priority
+                var classes: [Int64: Int] = [:]
+                var engine = RollupEngine(typeIdentifier: type, kind: kind, periods: options.periods, timeZone: timeZone)
+                var unit: String?
+                samples.bind(1, type)
+                try samples.forEachRow { row in
+                    guard !row.isNull(0), !row.isNull(1) else { return }
+                    let sourceID = row.integer(3)
+                    let userEntered = row.integer(4) & SQLiteSink.userEnteredFlag != 0
+                    let key = sourceID * 2 + (userEntered ? 1 : 0)
+                    let source = sources[sourceID] ?? ("", nil)
+                    let sourceClass =
+                        classes[key]
+                        ?? priority.sourceClass(sourceName: source.name, deviceModel: source.model, userEntered: userEntered)
+                    classes[key] = sourceClass
+                    if unit == nil, kind != .category { unit = row.text(5) }
+                    let sample = RollupSample(
+                        start: row.integer(0), end: row.integer(1), value: kind == .category ? 0 : row.double(2),
+                        category: kind == .category ? row.text(2) : nil, sourceName: source.name,
+                        sourceClass: sourceClass)
+                    try engine.add(sample) { writer.pending.append($0) }
+                    try writer.flush(type: type, kind: kind, unit: unit)
+                }
+                engine.finish { writer.pending.append($0) }
+                try writer.flush(type: type, kind: kind, unit: unit)
+            }
+        }
+        try rollUpStateOfMind(connection, timeZone: timeZone, options: options, writer: &writer)
+        return writer.written
+    }
+
+    /// State of Mind: the average of `valence_percent` (the shifted scale as a percent), never of raw valence.
+    static func rollUpStateOfMind(
+        _ connection: SQLiteConnection, timeZone: TimeZone, options: RollupOptions, writer: inout RowWriter
+    ) throws {
+        let entries = try connection.prepare(
+            """
+            SELECT unixepoch(start_date), unixepoch(coalesce(end_date, start_date)), valence_percent, source_name
+            FROM state_of_mind WHERE valence_percent IS NOT NULL AND start_date IS NOT NULL ORDER BY start_date
+            """)
+        var engine = RollupEngine(typeIdentifier: "StateOfMind", kind: .discrete, periods: options.periods, timeZone: timeZone)
+        try entries.forEachRow { row in
+            let sample = RollupSample(
+                start: row.integer(0), end: row.integer(1), value: row.double(2), sourceName: row.text(3) ?? "",
+                sourceClass: 0)
+            try engine.add(sample) { writer.pending.append($0) }
+        }
+        engine.finish { writer.pending.append($0) }
+        try writer.flush(type: "StateOfMind", kind: .discrete, unit: "%")
+    }
+
+    /// Inserts the engine's rows.
+    struct RowWriter {
+        let insert: SQLiteStatement
+        var pending: [RollupRow] = []
+        var written = 0
+
+        init(_ connection: SQLiteConnection) throws {
+            // swift-format-ignore: NeverForceUnwrap
+            insert = try connection.prepare(Schema.tables.first { $0.name == "rollups" }!.insertSQL())
+        }
+
+        mutating func flush(type: String, kind: TypeCatalog.SampleKind, unit: String?) throws {
+            guard !pending.isEmpty else { return }
+            for row in pending {
+                let rowUnit: String? =
+                    switch (kind, row.statistic) {
+                    case (.category, _): "hr"
+                    case (_, RollupStatistic.count): "count"
+                    default: unit
+                    }
+                try insert.run([
+                    .text(row.period.rawValue), .text(row.label), .text(TimestampFormatting.utcString(row.periodStart)),
+                    .text(type), .text(row.statistic),
+                    .text(RollupNaming.metricColumn(typeIdentifier: type, statistic: row.statistic)), .real(row.value),
+                    rowUnit.map { .text($0) } ?? .null, .text(row.sources.joined(separator: "; ")),
+                ])
+            }
+            written += pending.count
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+}
