@@ -1,0 +1,47 @@
+import Foundation
+
+/// A folder of CSV files made from a healthetl database: every table, and the daily rollups. What
+/// `healthetl export --csv`, `healthetl import --csv` and a pipeline's CSV sink write.
+public struct CSVOutput: Sendable {
+    public var directory: String
+    public var dialect: CSVDialect = .standard
+    /// One file per table of the schema.
+    public var tables = true
+    /// daily.csv, daily_long.csv, daily_units.csv.
+    public var daily = true
+
+    public init(directory: String) { self.directory = directory }
+
+    /// Writes the files; returns what was written.
+    public func write(from databasePath: String) throws -> CSVExportReport {
+        var report: CSVExportReport
+        if tables {
+            report = try CSVTableExporter.exportTables(databasePath: databasePath, to: directory, dialect: dialect)
+        } else {
+            report = CSVExportReport(dialect: dialect, directory: directory, files: [], seconds: 0)
+        }
+        if daily {
+            let clock = ContinuousClock()
+            let started = clock.now
+            report.files += try DailyCSV.write(databasePath: databasePath, to: directory, dialect: dialect)
+            report.seconds += ImportJob.seconds(clock.now - started)
+        }
+        return report
+    }
+
+    /// Imports `job`'s export for CSV only: into a scratch database in the output folder (dedup and the
+    /// rollups need the database's indexes on disk; memory stays flat), then writes the files and deletes
+    /// the scratch database, whatever happens.
+    public func importAndWrite(_ job: ImportJob) throws -> (ImportSummary, CSVExportReport) {
+        try CSVTableExporter.prepareDirectory(directory)
+        var job = job
+        job.databasePath = directory + "/.healthetl-scratch.sqlite"
+        defer {
+            unlink(job.databasePath)
+            unlink(job.databasePath + "-journal")
+        }
+        unlink(job.databasePath)  // a scratch file left by a killed run
+        let summary = try job.run()
+        return (summary, try write(from: job.databasePath))
+    }
+}
