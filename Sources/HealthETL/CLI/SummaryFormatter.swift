@@ -8,6 +8,46 @@ enum SummaryFormatter {
         return (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
+    /// The import summary, with the CSV files written (`csv`: folder, files with rows and bytes, notes).
+    static func json(_ summary: ImportSummary, csv: CSVExportReport?) -> String {
+        guard let csv else { return json(summary) }
+        struct Combined: Encodable {
+            var summary: ImportSummary
+            var csv: CSVJSON
+            func encode(to encoder: Encoder) throws {
+                try summary.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(csv, forKey: Key(stringValue: "csv"))
+            }
+        }
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct CSVJSON: Encodable {
+            var directory: String
+            var files: [[String: String]]
+            var notes: [String]
+        }
+        let files = csv.files.map { ["file": $0.path, "rows": String($0.rows), "bytes": String($0.bytes)] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let combined = Combined(summary: summary, csv: CSVJSON(directory: csv.directory, files: files, notes: csv.notes))
+        return (try? encoder.encode(combined)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func text(_ report: CSVExportReport) -> String {
+        var lines = [
+            String(
+                format: "Wrote %d CSV files to %@: %@ rows, %.1f MB in %.1f s", report.files.count, report.directory,
+                grouped(report.rows), Double(report.bytes) / 1_000_000, report.seconds)
+        ]
+        for note in report.notes { lines.append("  " + note) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     static func text(_ summary: ImportSummary, database: String) -> String {
         var lines: [String] = []
         if summary.outcome == "unchanged" {

@@ -19,7 +19,9 @@ public struct Tool {
     public static let usage = """
         OVERVIEW: Turn the Health app's export.zip into a SQLite database, and keep it up to date.
 
-        USAGE: healthetl import <export> --db <path> [--timezone <zone>] [--wait <seconds>] [--quiet] [--json]
+        USAGE: healthetl import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]
+               healthetl import <export> --csv <folder> [--excel]
+               healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
                healthetl status --db <path> [--json]
                healthetl set-timezone <zone> --db <path>
                healthetl schema
@@ -30,6 +32,10 @@ public struct Tool {
         IMPORT OPTIONS:
           --db <path>             The SQLite database to write: created if missing, else updated with only
                                   what changed (new, replaced and deleted samples).
+          --csv <folder>          Also (or, without --db, only) write CSV files: one per table, and the daily
+                                  rollups daily.csv, daily_long.csv, daily_units.csv.
+          --excel                 CSV for spreadsheets: BOM, dates as 2024-03-31 08:15:00, no blobs, cells
+                                  that would run as formulas prefixed with '.
           --timezone <zone>       IANA zone deciding each sample's local_date (default: the database's zone,
                                   else this machine's). A sample's own HKTimeZone wins.
           --state-of-mind <file>  A Health Auto Export JSON file with State of Mind entries to import too.
@@ -60,6 +66,7 @@ public struct Tool {
             return 0
         case "import": return runImport(rest)
         case "status": return runStatus(rest)
+        case "export": return runExport(rest)
         case "set-timezone": return runSetTimeZone(rest)
         case "schema":
             standardOutput(SchemaDocumentation.markdown())
@@ -78,8 +85,10 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind"],
-                flagOptions: ["--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan"])
+                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind", "--csv"],
+                flagOptions: [
+                    "--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan", "--excel",
+                ])
         } catch {
             return usageError(error)
         }
@@ -93,8 +102,9 @@ public struct Tool {
         guard arguments.positionals.count == 1 else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
         }
-        guard let database = arguments.values["--db"] else {
-            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
+        let database = arguments.values["--db"]
+        guard database != nil || arguments.values["--csv"] != nil else {
+            return usageError(UsageError(message: "Missing expected option '--db <path>' or '--csv <folder>'"))
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
@@ -104,9 +114,7 @@ public struct Tool {
         } catch {
             return usageError(error)
         }
-        let quiet = arguments.flags.contains("--quiet")
-        let json = arguments.flags.contains("--json")
-        var job = ImportJob(inputPath: input, databasePath: database, timeZone: timeZone)
+        var job = ImportJob(inputPath: input, databasePath: database ?? "", timeZone: timeZone)
         job.lockTimeoutSeconds = lockTimeout
         job.stateOfMindPath = arguments.values["--state-of-mind"]
         if arguments.flags.contains("--keep-duplicates") {
@@ -116,27 +124,64 @@ public struct Tool {
         if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
         job.allowOlderExport = arguments.flags.contains("--force")
         job.rescan = arguments.flags.contains("--rescan")
+        let csv = arguments.values["--csv"].map { folder in
+            var output = CSVOutput(directory: folder)
+            if arguments.flags.contains("--excel") { output.dialect = .excel }
+            return output
+        }
+        return runPlan(
+            PipelinePlan(job: job, databasePath: database, csv: csv), quiet: arguments.flags.contains("--quiet"),
+            json: arguments.flags.contains("--json"))
+    }
+
+    /// Runs a plan (from flags or from a pipeline file) and reports it: the summary on stderr, or JSON on
+    /// stdout, or nothing with --quiet; errors as one line with an exit code.
+    func runPlan(_ plan: PipelinePlan, quiet: Bool, json: Bool) -> Int32 {
+        var plan = plan
         let bar = ProgressBar(write: standardError)
         if errorIsTerminal && !quiet && !json {
-            job.progress = { bar.update(done: $0, total: $1) }
+            plan.job.progress = { bar.update(done: $0, total: $1) }
         }
-        do {
-            let summary = try job.run()
+        defer { bar.clear() }
+        return reportErrors(input: plan.job.inputPath) {
+            let result = try plan.run()
             bar.clear()
             if json {
-                standardOutput(SummaryFormatter.json(summary) + "\n")
+                standardOutput(SummaryFormatter.json(result.summary, csv: result.csv) + "\n")
             } else if !quiet {
-                standardError(SummaryFormatter.text(summary, database: database))
+                let target = plan.databasePath ?? plan.csv?.directory ?? ""
+                standardError(SummaryFormatter.text(result.summary, database: target))
+                if let report = result.csv { standardError(SummaryFormatter.text(report)) }
             }
-            return 0
-        } catch let error as ImportError {
-            bar.clear()
-            standardError("healthetl: \(error)\n")
-            return ExitCode(error.kind).rawValue
+        }
+    }
+
+    private func runExport(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(
+                rawArguments, valueOptions: ["--db", "--csv"],
+                flagOptions: ["--excel", "--quiet", "--json", "--no-tables", "--no-daily"])
         } catch {
-            bar.clear()
-            standardError("healthetl: \(input): error: \(error)\n")
-            return ExitCode.internalError.rawValue
+            return usageError(error)
+        }
+        guard let database = arguments.values["--db"], let folder = arguments.values["--csv"] else {
+            return usageError(UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>'"))
+        }
+        guard arguments.positionals.isEmpty else {
+            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
+        }
+        var output = CSVOutput(directory: folder)
+        if arguments.flags.contains("--excel") { output.dialect = .excel }
+        output.tables = !arguments.flags.contains("--no-tables")
+        output.daily = !arguments.flags.contains("--no-daily")
+        return reportErrors(input: database) {
+            let report = try output.write(from: database)
+            if arguments.flags.contains("--json") {
+                standardOutput(SummaryFormatter.json(ImportSummary(), csv: report) + "\n")
+            } else if !arguments.flags.contains("--quiet") {
+                standardError(SummaryFormatter.text(report))
+            }
         }
     }
 

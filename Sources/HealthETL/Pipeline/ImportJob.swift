@@ -111,6 +111,7 @@ public struct ImportJob {
         var parts = [
             content, "stages=" + stages.map(\.name).joined(separator: ","),
             "exact=\(dedup.dropExactDuplicates),sync=\(dedup.keepHighestSyncVersion)",
+            "scope=" + dedup.scope.stableDescription,
             "tool=\(HealthETLVersion.current),schema=\(Schema.userVersion)",
         ]
         if let stateOfMindPath {

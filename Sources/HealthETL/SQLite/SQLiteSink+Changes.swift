@@ -99,12 +99,23 @@ extension SQLiteSink {
             let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1")
             scan.bind(1, rows.previousMaxID)
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
+            if !options.scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id) } }
             for id in unseen {
                 guard let removed = try removeRow(table, id: id, reason: "deleted") else { continue }
                 withChanges(removed.type, table: table.name) { $0.deleted += 1 }
             }
         }
         flushChanges()
+    }
+
+    /// Whether an earlier run's row lies inside the run's filters (only then does its absence mean deletion).
+    func isInScope(_ table: TrackedTable, id: Int64) throws -> Bool {
+        let row = try connection.query(
+            "SELECT \(table.typeColumn), source_name, unixepoch(start_date) FROM \"\(table.name)\" WHERE id = ?1",
+            [.integer(id)])
+        guard let row = row.first else { return false }
+        return options.scope.contains(
+            type: changesKey(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 
     /// Counts a row met in this export that an earlier run stored.

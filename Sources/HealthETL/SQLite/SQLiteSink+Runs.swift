@@ -38,6 +38,9 @@ extension SQLiteSink {
 
     /// Writes the anchor of every type whose content changed; an unchanged type's anchor is left as it was.
     func writeAnchors(exportDate: String?) throws {
+        // A run that read only some sources or dates of a type saw part of it: its fingerprint would be wrong.
+        let scope = options.scope
+        guard scope.sources == nil, scope.from == nil, scope.to == nil else { return }
         let upsert = try connection.prepare(
             """
             INSERT OR REPLACE INTO anchors (type, row_table, row_count, newest_end_date, newest_creation_date,

@@ -32,6 +32,8 @@ public final class SQLiteSink: ExportSink {
         public var replacesStateOfMind = false
         /// The rollups rebuilt at the end of the run.
         public var rollups = RollupOptions()
+        /// What the run reads (a pipeline's filters): rows outside it are not this run's to delete.
+        public var scope = SampleFilter()
         public init() {}
     }
     /// Counts of rows written, by table.
