@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `sinks` list: at least one, each `{"sqlite": …}` or `{"csv": …}`, at most one of each kind, and an
+/// output folder that can be written now rather than after an hour of importing.
+extension PipelineParser {
+    static let sqliteFields = ["sqlite", "wait", "force"]
+    static let csvFields = ["csv", "excel", "tables", "daily"]
+    static let maximumWait: Double = 86_400
+
+    mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
+        guard let sinks = reader.array(value, at: "sinks") else { return }
+        guard !sinks.isEmpty else {
+            reader.report("sinks", "empty list: give at least one sink, {\"sqlite\": \"<file>\"} or {\"csv\": \"<folder>\"}")
+            return
+        }
+        var sqlitePath: String?
+        var csvPath: String?
+        for (index, element) in sinks.enumerated() {
+            let path = PipelineJSONReader.path("sinks", index)
+            guard let object = element as? [String: Any] else {
+                reader.report(path, PipelineJSONReader.mismatch("an object", element))
+                continue
+            }
+            switch (object["sqlite"] != nil, object["csv"] != nil) {
+            case (true, true):
+                reader.report(path, "has both 'sqlite' and 'csv': give each its own sink")
+            case (false, false):
+                reader.report(path, "missing the kind of sink: add \"sqlite\": \"<file>\" or \"csv\": \"<folder>\"")
+            case (true, false):
+                if let first = sqlitePath {
+                    reader.report(path, "a second sqlite sink (the first is \(first)); a pipeline writes one database")
+                } else {
+                    sqlitePath = path
+                    definition.sqlite = parseSQLite(object, at: path)
+                }
+            case (false, true):
+                if let first = csvPath {
+                    reader.report(path, "a second csv sink (the first is \(first)); a pipeline writes one CSV folder")
+                } else {
+                    csvPath = path
+                    definition.csv = parseCSV(object, at: path)
+                }
+            }
+        }
+    }
+
+    private mutating func parseSQLite(_ value: [String: Any], at path: String) -> PipelineDefinition.SQLiteOutput? {
+        _ = reader.object(value, at: path, allowed: Self.sqliteFields, owner: "a sqlite sink")
+        let filePath = PipelineJSONReader.path(path, "sqlite")
+        guard let file = reader.nonEmptyString(value["sqlite"]!, at: filePath) else { return nil }
+        var output = PipelineDefinition.SQLiteOutput(path: PipelinePaths.absolute(file, relativeTo: baseDirectory))
+        checkDatabaseLocation(output.path, at: filePath)
+        if let wait = value["wait"], let seconds = reader.number(wait, at: PipelineJSONReader.path(path, "wait")) {
+            if (0...Self.maximumWait).contains(seconds) {
+                output.wait = seconds
+            } else {
+                reader.report(PipelineJSONReader.path(path, "wait"),
+                              "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
+            }
+        }
+        if let force = optionalBool(value, "force", in: path) { output.force = force }
+        return output
+    }
+
+    private mutating func parseCSV(_ value: [String: Any], at path: String) -> PipelineDefinition.CSVOutput? {
+        _ = reader.object(value, at: path, allowed: Self.csvFields, owner: "a csv sink")
+        let folderPath = PipelineJSONReader.path(path, "csv")
+        guard let folder = reader.nonEmptyString(value["csv"]!, at: folderPath) else { return nil }
+        var output = PipelineDefinition.CSVOutput(path: PipelinePaths.absolute(folder, relativeTo: baseDirectory))
+        checkCSVLocation(output.path, at: folderPath)
+        if let flag = optionalBool(value, "excel", in: path) { output.excel = flag }
+        if let flag = optionalBool(value, "tables", in: path) { output.tables = flag }
+        if let flag = optionalBool(value, "daily", in: path) { output.daily = flag }
+        if !output.tables && !output.daily {
+            reader.report(path, "writes nothing: set \"tables\" or \"daily\" to true")
+        }
+        return output
+    }
+
+    /// The database's folder must exist and be writable: SQLite writes a temporary file and a journal beside it.
+    private mutating func checkDatabaseLocation(_ file: String, at path: String) {
+        if PipelineFiles.isDirectory(file) {
+            reader.report(path, "'\(file)' is a folder; give the database's file name")
+            return
+        }
+        if let problem = PipelineFiles.writableFolderProblem((file as NSString).deletingLastPathComponent) {
+            reader.report(path, problem)
+        }
+    }
+
+    /// The CSV folder is written if it exists, else created, so then its parent must be writable.
+    private mutating func checkCSVLocation(_ folder: String, at path: String) {
+        if FileManager.default.fileExists(atPath: folder) {
+            if !PipelineFiles.isDirectory(folder) {
+                reader.report(path, "'\(folder)' is a file, not a folder")
+            } else if let problem = PipelineFiles.writableFolderProblem(folder) {
+                reader.report(path, problem)
+            }
+        } else if let problem = PipelineFiles.writableFolderProblem((folder as NSString).deletingLastPathComponent) {
+            reader.report(path, "cannot create '\(folder)': \(problem)")
+        }
+    }
+}
+
+enum PipelineFiles {
+    static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    /// nil when `folder` exists and this process may create files in it.
+    static func writableFolderProblem(_ folder: String) -> String? {
+        guard FileManager.default.fileExists(atPath: folder) else { return "folder '\(folder)' does not exist" }
+        guard isDirectory(folder) else { return "'\(folder)' is not a folder" }
+        guard access(folder, W_OK) == 0 else { return "folder '\(folder)' is not writable" }
+        return nil
+    }
+}
