@@ -13,6 +13,8 @@ public enum ExitCode: Int32 {
     case cannotWrite = 73
     /// Another process holds the database; try again later (EX_TEMPFAIL).
     case locked = 75
+    /// A pipeline definition is invalid; nothing ran (EX_CONFIG).
+    case badConfiguration = 78
 
     init(_ kind: ImportError.Kind) {
         switch kind {

@@ -22,6 +22,7 @@ public struct Tool {
         USAGE: healthetl import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]
                healthetl import <export> --csv <folder> [--excel]
                healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
+               healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
                healthetl status --db <path> [--json]
                healthetl set-timezone <zone> --db <path>
                healthetl schema
@@ -67,6 +68,7 @@ public struct Tool {
         case "import": return runImport(rest)
         case "status": return runStatus(rest)
         case "export": return runExport(rest)
+        case "run": return runPipeline(rest)
         case "set-timezone": return runSetTimeZone(rest)
         case "schema":
             standardOutput(SchemaDocumentation.markdown())
@@ -154,6 +156,39 @@ public struct Tool {
                 if let report = result.csv { standardError(SummaryFormatter.text(report)) }
             }
         }
+    }
+
+    /// `healthetl run pipeline.json [--dry-run]`: the whole definition is checked before anything runs.
+    private func runPipeline(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(rawArguments, valueOptions: [], flagOptions: ["--dry-run", "--quiet", "--json"])
+        } catch {
+            return usageError(error)
+        }
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+            return usageError(UsageError(message: "Expected one argument: the pipeline file (pipelines/nightly.json)"))
+        }
+        let definition: PipelineDefinition
+        let plan: PipelinePlan
+        do {
+            definition = try PipelineDefinition.load(path: file)
+            if arguments.flags.contains("--dry-run") {
+                standardOutput(definition.describe())
+            }
+            plan = try definition.plan()
+        } catch let error as PipelineError {
+            standardError(error.description.split(separator: "\n").map { "healthetl: \($0)\n" }.joined())
+            return ExitCode.badConfiguration.rawValue
+        } catch {
+            standardError("healthetl: \(file): error: \(error)\n")
+            return ExitCode.internalError.rawValue
+        }
+        if arguments.flags.contains("--dry-run") {
+            standardOutput("Dry run: nothing was read or written.\n")
+            return 0
+        }
+        return runPlan(plan, quiet: arguments.flags.contains("--quiet"), json: arguments.flags.contains("--json"))
     }
 
     private func runExport(_ rawArguments: [String]) -> Int32 {
