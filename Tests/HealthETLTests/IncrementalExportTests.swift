@@ -50,13 +50,14 @@ struct IncrementalExportTests {
                 == [[.text("ok")], [.text("unchanged")], [.text("ok")]])
     }
 
-    /// The next export has two more days, in summer time. Importing it on top of the first gives exactly
+    /// The next export has four more days, in summer time. Importing it on top of the first gives exactly
     /// the database a fresh import of it gives (rows compared without ids), and only the new days are added.
     @Test func aLaterExportAddsOnlyTheNewDays() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let earlier = try Self.export(days: 3, into: directory)
-        let later = try Self.export(days: 5, offset: "+0200", into: directory)
+        // 40 days, then 44: long enough that the rollups before the changes are left as they are.
+        let earlier = try Self.export(days: 40, into: directory)
+        let later = try Self.export(days: 44, offset: "+0200", into: directory)
         let incremental = directory.file("incremental.sqlite")
         let fresh = directory.file("fresh.sqlite")
         let first = try Self.importZip(earlier, into: incremental)
@@ -78,6 +79,12 @@ struct IncrementalExportTests {
                 + " AS type_or_activity, * FROM \(table)) ORDER BY 1, 2, 4"
             #expect(try incrementalDB.query(sql) == freshDB.query(sql), "\(table)")
         }
+        // The rollups, rebuilt only from 32 days before the first change, equal a fresh import's, and fewer
+        // rows were written to get there.
+        let rollups = "SELECT period, label, type, statistic, value, unit, sources FROM rollups ORDER BY 1, 2, 3, 4"
+        #expect(try incrementalDB.query(rollups) == freshDB.query(rollups))
+        #expect((update.rows["rollups"] ?? 0) < (full.rows["rollups"] ?? 0))
+        #expect((update.rows["rollups"] ?? 0) > 0)
         // Every anchor agrees with a fresh import's.
         let anchors = "SELECT type, row_count, fingerprint FROM anchors ORDER BY type"
         #expect(try incrementalDB.query(anchors) == freshDB.query(anchors))

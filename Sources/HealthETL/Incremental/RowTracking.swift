@@ -53,6 +53,11 @@ public struct TypeChanges: Codable, Sendable, Equatable {
     var identityXor: UInt64 = 0
     var newestEnd = Int64.min
     var newestCreation = Int64.min
+    /// The earliest start among rows added, replaced or deleted (`Int64.min` when one had no start):
+    /// rollups before it stay as they are.
+    var earliestChange = Int64.max
+    /// The longest span of any row kept, so a partial rollup knows how far back a sample can reach.
+    var longestSpan: Int64 = 0
 
     init(table: String) { self.table = table }
 
@@ -60,8 +65,11 @@ public struct TypeChanges: Codable, Sendable, Equatable {
 
     public var changed: Bool { added + replaced + deleted > 0 }
 
+    mutating func noteChange(start: Int64?) { earliestChange = min(earliestChange, start ?? Int64.min) }
+
     /// Counts a row the database holds after the run.
-    mutating func keep(identity: Int64, end: Int64?, creation: Int64?) {
+    mutating func keep(identity: Int64, start: Int64?, end: Int64?, creation: Int64?) {
+        if let start, let end, end - start > longestSpan { longestSpan = end - start }
         rows += 1
         identitySum &+= UInt64(bitPattern: identity)
         identityXor ^= UInt64(bitPattern: identity)

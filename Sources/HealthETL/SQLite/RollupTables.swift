@@ -38,10 +38,27 @@ enum RollupTables {
     static let unusableQuantity: Int64 = 2 | 4 | 32 | 64 | 128 | 256
     static let unusableCategory: Int64 = 2 | 4 | 32
 
-    /// Replaces the rollups; returns the number of rows written.
+    /// What a re-import changed in one type: its rollups from `from` on are computed again; a sample that
+    /// starts up to `lookback` seconds earlier can still reach into them.
+    struct Refresh {
+        var table: String
+        var from: Int64
+        var lookback: Int64
+    }
+
+    /// Replaces the rollups (all of them, or with `only`, those of the changed types from their first change
+    /// on); returns the number of rows written.
     @discardableResult
-    static func rebuild(_ connection: SQLiteConnection, timeZone: TimeZone, options: RollupOptions) throws -> Int {
-        try connection.execute("DELETE FROM rollups")
+    static func rebuild(
+        _ connection: SQLiteConnection, timeZone: TimeZone, options: RollupOptions, only: [String: Refresh]? = nil
+    ) throws -> Int {
+        if let only {
+            let delete = try connection.prepare("DELETE FROM rollups WHERE type = ?1 AND period_start >= ?2")
+            for (type, refresh) in only { try delete.run([.text(type), .text(utcText(refresh.from))]) }
+            try connection.execute("DELETE FROM rollups WHERE type = 'StateOfMind'")
+        } else {
+            try connection.execute("DELETE FROM rollups")
+        }
         guard !options.periods.isEmpty else { return 0 }
         var sources: [Int64: (name: String, model: String?)] = [:]
         let sourceRows = try connection.prepare("SELECT id, name, device_model FROM sources")
@@ -51,16 +68,24 @@ enum RollupTables {
             ("cumulative_samples", .cumulative), ("discrete_samples", .discrete), ("category_samples", .category),
         ]
         for (table, kind) in tables {
-            let types = try connection.prepare("SELECT DISTINCT type FROM \"\(table)\"")
             var names: [String] = []
-            try types.forEachRow { names.append($0.text(0) ?? "") }
+            if let only {
+                names = only.filter { $0.value.table == table }.keys.sorted()
+            } else {
+                let types = try connection.prepare("SELECT DISTINCT type FROM \"\(table)\"")
+                try types.forEachRow { names.append($0.text(0) ?? "") }
+            }
             let unusable = kind == .category ? unusableCategory : unusableQuantity
             let samples = try connection.prepare(
                 """
                 SELECT unixepoch(start_date), unixepoch(end_date), value, source_id, flags, unit FROM "\(table)"
-                WHERE type = ?1 AND flags & \(unusable) = 0 ORDER BY start_date
+                WHERE type = ?1 AND start_date >= ?2 AND flags & \(unusable) = 0 ORDER BY start_date
                 """)
             for type in names {
+                let refresh = only?[type]
+                writer.keepFrom = refresh?.from ?? Int64.min
+                let earliest = refresh.map { $0.from == Int64.min ? Int64.min : $0.from - $0.lookback } ?? Int64.min
+                samples.bind(2, utcText(earliest))
                 let priority = options.priorityByType[type] ?? options.priority
                 var classes: [Int64: Int] = [:]
                 var engine = RollupEngine(typeIdentifier: type, kind: kind, periods: options.periods, timeZone: timeZone)
@@ -88,8 +113,14 @@ enum RollupTables {
                 try writer.flush(type: type, kind: kind, unit: unit)
             }
         }
+        writer.keepFrom = Int64.min
         try rollUpStateOfMind(connection, timeZone: timeZone, options: options, writer: &writer)
         return writer.written
+    }
+
+    /// UTC text that sorts like the instants ("" before all of them).
+    static func utcText(_ seconds: Int64) -> String {
+        seconds == Int64.min ? "" : TimestampFormatting.utcString(max(seconds, -62_135_596_800))
     }
 
     /// State of Mind: the average of `valence_percent` (the shifted scale as a percent), never of raw valence.
@@ -117,6 +148,8 @@ enum RollupTables {
         let insert: SQLiteStatement
         var pending: [RollupRow] = []
         var written = 0
+        /// Rows of periods starting before this are dropped: in a partial rebuild they stay as they were.
+        var keepFrom = Int64.min
 
         init(_ connection: SQLiteConnection) throws {
             // swift-format-ignore: NeverForceUnwrap
@@ -125,7 +158,7 @@ enum RollupTables {
 
         mutating func flush(type: String, kind: TypeCatalog.SampleKind, unit: String?) throws {
             guard !pending.isEmpty else { return }
-            for row in pending {
+            for row in pending where row.periodStart >= keepFrom {
                 let rowUnit: String? =
                     switch (kind, row.statistic) {
                     case (.category, _): "hr"
@@ -139,7 +172,7 @@ enum RollupTables {
                     rowUnit.map { .text($0) } ?? .null, .text(row.sources.joined(separator: "; ")),
                 ])
             }
-            written += pending.count
+            written += pending.count { $0.periodStart >= keepFrom }
             pending.removeAll(keepingCapacity: true)
         }
     }

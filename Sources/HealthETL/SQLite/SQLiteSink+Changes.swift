@@ -17,6 +17,7 @@ extension SQLiteSink {
         var wasPrevious: Bool
         /// Already met in this export (counted as unchanged).
         var wasSeen: Bool
+        var start: Int64?
     }
 
     /// The changes of `type`; the current type's are kept out of the dictionary while its rows stream in.
@@ -86,7 +87,7 @@ extension SQLiteSink {
         }
         return RemovedRow(
             type: changesKey(table, type: row[0].text ?? ""), identity: identity, wasPrevious: wasPrevious,
-            wasSeen: wasSeen)
+            wasSeen: wasSeen, start: row[2].integer)
     }
 
     /// The end of a re-import: the rows of earlier runs that this export no longer has are moved to
@@ -102,7 +103,10 @@ extension SQLiteSink {
             if !options.scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id) } }
             for id in unseen {
                 guard let removed = try removeRow(table, id: id, reason: "deleted") else { continue }
-                withChanges(removed.type, table: table.name) { $0.deleted += 1 }
+                withChanges(removed.type, table: table.name) {
+                    $0.deleted += 1
+                    $0.noteChange(start: removed.start)
+                }
             }
         }
         flushChanges()
@@ -119,26 +123,31 @@ extension SQLiteSink {
     }
 
     /// Counts a row met in this export that an earlier run stored.
-    func countUnchanged(_ table: TrackedTable, type: String, identity: Int64, end: Timestamp?, creation: Timestamp?) {
+    func countUnchanged(
+        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?
+    ) {
         withChanges(changesKey(table, type: type), table: table.name) {
             $0.unchanged += 1
-            $0.keep(identity: identity, end: end?.seconds, creation: creation?.seconds)
+            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
         }
     }
 
     /// Counts a row this run inserted; `replacing` when it took the place of an earlier run's row.
     func countInserted(
-        _ table: TrackedTable, type: String, identity: Int64, end: Timestamp?, creation: Timestamp?, replacing: Bool
+        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
+        replacing: Bool
     ) {
         withChanges(changesKey(table, type: type), table: table.name) {
             if replacing { $0.replaced += 1 } else { $0.added += 1 }
-            $0.keep(identity: identity, end: end?.seconds, creation: creation?.seconds)
+            $0.noteChange(start: start?.seconds)
+            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
         }
     }
 
     /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
     func uncount(_ removed: RemovedRow, table: TrackedTable) {
         withChanges(removed.type, table: table.name) {
+            $0.noteChange(start: removed.start)
             if removed.wasPrevious {
                 guard removed.wasSeen else { return }
                 $0.unchanged -= 1

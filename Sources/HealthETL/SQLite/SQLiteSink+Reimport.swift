@@ -37,6 +37,8 @@ struct PreviousState {
     var sourceIDs: [String: Int64] = [:]
     var lastSourceID: Int64 = 0
     var snapshotsCleared = false
+    /// The zone of the database before this run (a different one means its rollups are all rebuilt).
+    var storedTimeZone: String?
     /// The `import_runs` id this run will have (rows it archives point to it).
     var runID: Int64 = 1
 }
@@ -61,7 +63,8 @@ struct ReimportStatements {
         findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
         archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
         typeAndIdentity = try TrackedTable.allCases.map {
-            try connection.prepare("SELECT \($0.typeColumn), identity FROM \"\($0.name)\" WHERE id = ?1")
+            try connection.prepare(
+                "SELECT \($0.typeColumn), identity, unixepoch(start_date) FROM \"\($0.name)\" WHERE id = ?1")
         }
         deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
     }
@@ -78,7 +81,7 @@ struct ReimportStatements {
                 (SELECT json_group_array(json_array(key, value)) FROM metadata
                  WHERE parent_table = '\(table.name)' AND parent_id = t.id)
             FROM "\(table.name)" AS t WHERE id = ?3
-            RETURNING type, identity
+            RETURNING type, identity, unixepoch(start_date)
             """
     }
 

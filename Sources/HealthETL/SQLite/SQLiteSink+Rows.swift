@@ -59,7 +59,7 @@ extension SQLiteSink {
             switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity) {
             case .unchanged(let id):
                 countUnchanged(
-                    tracked, type: sample.type, identity: identity, end: sample.endDate, creation: sample.creationDate)
+                    tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
                 return (table, id)
             case .duplicate:
                 dropped["exact duplicate records", default: 0] += 1
@@ -118,7 +118,7 @@ extension SQLiteSink {
         }
         count(table)
         countInserted(
-            tracked, type: sample.type, identity: identity, end: sample.endDate, creation: sample.creationDate,
+            tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: table, id: id) }
         try writeMetadata(sample.metadata, table: table, id: id)

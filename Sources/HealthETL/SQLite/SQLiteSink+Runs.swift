@@ -74,13 +74,31 @@ extension SQLiteSink {
     }
 
     /// Rebuilds the rollups and remembers their options, so `set-timezone` can rebuild them the same way.
-    func rebuildRollups(into summary: inout ImportSummary) throws {
+    /// A re-import with the same zone and options recomputes only the changed types, from 32 days before
+    /// their earliest change on: every hour, day, ISO week and month that holds a change starts after that
+    /// (a month is at most 31 days and an hour), so the periods before it cannot have changed.
+    func rebuildRollups(into summary: inout ImportSummary, full: Bool) throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups)
+        var only: [String: RollupTables.Refresh]?
+        if !full {
+            only = [:]
+            for (type, change) in changes where change.changed && change.table != "workouts" && change.table != "correlations" {
+                let from = change.earliestChange == Int64.min ? Int64.min : change.earliestChange - 32 * 86_400
+                only?[type] = RollupTables.Refresh(table: change.table, from: from, lookback: change.longestSpan)
+            }
+        }
+        let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups, only: only)
         summary.rows["rollups"] = rows
         summary.rollupSeconds = ImportJob.seconds(clock.now - started)
         try writeSetting("rollups", rollupSettingText)
+    }
+
+    /// A new database, another zone or other rollup options: every rollup is built again.
+    func needsFullRollups() throws -> Bool {
+        guard previous.isActive else { return true }
+        let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
+        return previous.storedTimeZone != timeZone.identifier || stored != rollupSettingText
     }
 
     /// The zone an earlier run computed `local_date` in, if any.
@@ -106,7 +124,7 @@ extension SQLiteSink {
             // Nothing new to read, but rollups in another zone or with other options are built again.
             let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
             if try Self.storedTimeZone(connection)?.identifier != timeZone.identifier || stored != rollupSettingText {
-                try rebuildRollups(into: &summary)
+                try rebuildRollups(into: &summary, full: true)
             }
             try writeRun(summary)
             try writeSetting("time_zone", timeZone.identifier)

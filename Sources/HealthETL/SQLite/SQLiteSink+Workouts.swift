@@ -3,7 +3,7 @@ extension SQLiteSink {
         let identity = SampleIdentity.fingerprint(correlation)
         if try matchNested(.correlations, identity: identity) != nil {
             countUnchanged(
-                .correlations, type: correlation.type, identity: identity, end: correlation.endDate,
+                .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
                 creation: correlation.creationDate)
             return
         }
@@ -19,7 +19,7 @@ extension SQLiteSink {
         try statement.run()
         count("correlations")
         countInserted(
-            .correlations, type: correlation.type, identity: identity, end: correlation.endDate,
+            .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
         for child in correlation.children {
@@ -42,7 +42,7 @@ extension SQLiteSink {
         let identity = SampleIdentity.fingerprint(workout)
         if try matchNested(.workouts, identity: identity) != nil {
             countUnchanged(
-                .workouts, type: workout.activityType, identity: identity, end: workout.endDate,
+                .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
                 creation: workout.creationDate)
             return
         }
@@ -68,7 +68,7 @@ extension SQLiteSink {
         try statement.run()
         count("workouts")
         countInserted(
-            .workouts, type: workout.activityType, identity: identity, end: workout.endDate,
+            .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
             creation: workout.creationDate, replacing: false)
         try writeMetadata(workout.metadata, table: "workouts", id: id)
 

@@ -67,6 +67,7 @@ public final class SQLiteSink: ExportSink {
         do {
             let hadData = try Self.prepareSchema(target.connection, isNew: target.isNew)
             let stored = try Self.storedTimeZone(target.connection)
+            previous.storedTimeZone = stored?.identifier
             self.timeZone = timeZone ?? stored ?? TimeZone.current
             localDates = LocalDateResolver(timeZone: self.timeZone)
             if hadData, let stored, stored.identifier != self.timeZone.identifier {
@@ -139,7 +140,7 @@ public final class SQLiteSink: ExportSink {
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
             summary.timeZone = timeZone.identifier
-            try rebuildRollups(into: &summary)
+            try rebuildRollups(into: &summary, full: try needsFullRollups())
             try writeAnchors(exportDate: summary.exportDate)
             try writeRun(summary)
             try writeChanges()

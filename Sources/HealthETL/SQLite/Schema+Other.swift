@@ -187,6 +187,7 @@ extension Schema {
         "CREATE INDEX sync_identifiers_row ON sync_identifiers(row_table, row_id)",
         "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
         "CREATE INDEX rollups_period ON rollups(period, label)",
+        "CREATE INDEX rollups_type ON rollups(type, period_start)",
     ]
 
     /// Views for people browsing with Datasette or the sqlite3 shell.
