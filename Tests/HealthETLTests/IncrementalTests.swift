@@ -210,3 +210,39 @@ struct IncrementalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["health.sqlite"])
     }
 }
+
+extension IncrementalTests {
+    /// A bare export.xml imported twice from the same file is recognised; touched, it is read again.
+    @Test func theSameXMLFileTwiceIsRecognised() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = directory.write("export.xml", exportXML(Self.steps))
+        let database = directory.file("health.sqlite")
+        let job = ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
+        #expect(try job.run().outcome == "ok")
+        #expect(try job.run().outcome == "unchanged")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: export)
+        let reread = try job.run()
+        #expect(reread.outcome == "ok")
+        #expect(reread.changeTotals.unchanged == 2)
+    }
+
+    /// `healthetl status`: the runs and anchors, as text and as JSON.
+    @Test func statusShowsRunsAndAnchors() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        _ = try importXML(Self.steps + Self.weight, into: database)
+        let output = ToolTests.Output()
+        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        #expect(tool.run(["status", "--db", database]) == 0)
+        #expect(output.out.contains("#1 "))
+        #expect(output.out.contains("ok, export of 2024-03-01T09:00:00Z: +3 added"))
+        #expect(output.out.contains("HKQuantityTypeIdentifierStepCount: 2,"))
+        output.out = ""
+        #expect(tool.run(["status", "--db", database, "--json"]) == 0)
+        let json = try CSVTestSupport.json(output.out)
+        #expect((json["anchors"] as? [[String: Any]])?.count == 2)
+        #expect(tool.run(["status", "--db", directory.file("missing.sqlite")]) == 64)
+    }
+}

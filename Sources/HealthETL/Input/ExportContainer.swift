@@ -96,10 +96,24 @@ public final class ExportContainer {
     public var duplicateEntryNames: [String] { archive?.duplicateNames ?? [] }
 
     /// A hash of the zip's table of contents (every entry's name, CRC-32 and sizes) and of its size on
-    /// disk: the same export file gives the same value, and any change to an entry changes its CRC. nil for a
-    /// folder or a bare XML file, which cannot be vouched for without reading all of it.
+    /// disk: the same export file gives the same value, and any change to an entry changes its CRC.
+    /// For a folder or a bare XML file, which cannot be vouched for without reading all of it, the main XML's
+    /// identity on disk stands in (device, inode, size, modification time to the nanosecond), as `make` and
+    /// `rsync` judge files: a new export is a new file. nil when the file cannot be looked at.
     public var contentFingerprint: String? {
-        guard let archive else { return nil }
+        guard let archive else {
+            let xml = kind == .xml ? path : (root as NSString).appendingPathComponent(mainEntry)
+            var info = stat()
+            guard stat(xml, &info) == 0 else { return nil }
+            var hasher = StableHasher()
+            for part in [
+                Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+                Int64(info.st_mtim.tv_nsec),
+            ] {
+                hasher.combine(part)
+            }
+            return "file:" + String(UInt64(bitPattern: hasher.finish()), radix: 16)
+        }
         var hasher = StableHasher()
         hasher.combine(Int64(inputSize))
         for entry in archive.entries {
