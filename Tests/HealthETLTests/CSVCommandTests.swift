@@ -107,3 +107,20 @@ struct CSVCommandTests {
         #expect(result.err.contains("--db"))
     }
 }
+
+extension CSVCommandTests {
+    /// A killed CSV-only run leaves its scratch database; the next run removes it (its process is gone).
+    @Test func aKilledRunsScratchDatabaseIsRemoved() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.file("out")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // pid 2^22 + 1 is above Linux's pid_max, so no process has it.
+        let stale = folder + "/\(CSVOutput.scratchPrefix)4194305.sqlite"
+        FileManager.default.createFile(atPath: stale, contents: Data("x".utf8))
+        #expect(run(["import", Self.sample, "--csv", folder, "--quiet", "--no-tables"]).code == 64)
+        #expect(run(["import", Self.sample, "--csv", folder, "--quiet"]).code == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasSuffix(".csv") })
+    }
+}

@@ -34,14 +34,28 @@ public struct CSVOutput: Sendable {
     /// the scratch database, whatever happens.
     public func importAndWrite(_ job: ImportJob) throws -> (ImportSummary, CSVExportReport) {
         try CSVTableExporter.prepareDirectory(directory)
+        Self.removeStaleScratchDatabases(in: directory)
         var job = job
-        job.databasePath = directory + "/.healthetl-scratch.sqlite"
+        // Per process: two runs writing into one folder never share (or delete) each other's scratch file.
+        job.databasePath = directory + "/\(Self.scratchPrefix)\(getpid()).sqlite"
         defer {
             unlink(job.databasePath)
             unlink(job.databasePath + "-journal")
         }
-        unlink(job.databasePath)  // a scratch file left by a killed run
         let summary = try job.run()
         return (summary, try write(from: job.databasePath))
+    }
+
+    static let scratchPrefix = ".healthetl-scratch-"
+
+    /// Scratch databases of runs that were killed (their process is gone).
+    static func removeStaleScratchDatabases(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(scratchPrefix) {
+            let rest = name.dropFirst(scratchPrefix.count)
+            guard let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink(directory + "/" + name)
+        }
     }
 }
