@@ -71,6 +71,11 @@ struct CSVCommandTests {
         #expect(differing.isEmpty, "\(differing.prefix(2).map { ($0, days[$0]?.count ?? -1, expected[$0]?.count ?? -1) })")
         #expect(days.count == Int(try db.scalar("SELECT count(DISTINCT date) FROM daily_rollups").integer ?? -1))
 
+        // daily_long.csv: one row per day, type and statistic, through the same reader.
+        let long = try CSVTestSupport.run(
+            python, ["-c", "import csv, sys; print(len(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))) - 1)", folder + "/daily_long.csv"])
+        #expect(Int(long.output.trimmingCharacters(in: .whitespacesAndNewlines)) == Int(try db.scalar("SELECT count(*) FROM daily_rollups").integer ?? -1))
+
         // Steps, summed by the rollups over all days, never exceed the plain sum of every source (which
         // double counts) and are at least the Watch's total (the best-ranked source always counts).
         let rollupTotal = days.values.compactMap { $0["StepCount"] }.reduce(0, +)

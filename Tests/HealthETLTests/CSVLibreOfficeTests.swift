@@ -64,6 +64,20 @@ struct CSVLibreOfficeTests {
         #expect(metadata.columns.values.map { $0["formula"] ?? 0 }.reduce(0, +) == 0)
         #expect(metadata.columns["number"]?["text"] == 0)
 
+        // daily.csv, the file a spreadsheet user opens first: a row per day, numbers in the metric columns,
+        // the date column as dates.
+        let daily = directory.file("daily")
+        _ = try DailyCSV.write(databasePath: database, to: daily, dialect: .excel)
+        try Self.convert([daily + "/daily.csv"], to: daily, filter: "CSV:44,34,76,1,,0,false,true", office: office, profile: profile)
+        let days = try CSVTestSupport.count(db, "SELECT count(DISTINCT date) FROM daily_rollups")
+        let stepDays = try CSVTestSupport.count(db, "SELECT count(*) FROM daily_rollups WHERE column_name = 'StepCount'")
+        let dailySheet = try Self.sheet(daily + "/daily.xlsx", python: python)
+        #expect(days > 0)
+        #expect(dailySheet.rows == days + 1)
+        #expect(dailySheet.header.first == "date")
+        #expect(dailySheet.columns["date"]?["date"] == days)
+        #expect(dailySheet.columns["StepCount"] == ["numeric": stepDays, "date": 0, "text": 0, "formula": 0])
+
         // LibreOffice's defaults, as `soffice --convert-to` uses them without --infilter: LibreOffice 7.4 then
         // ignores the BOM (Latin-1 text) and leaves `yyyy-mm-dd hh:mm:ss` as text; rows and numbers are right.
         try Self.convert([files[0]], to: directory.file("default"), filter: nil, office: office, profile: profile)
