@@ -111,3 +111,49 @@ struct CrashSafetyTests {
         }
     }
 }
+
+extension CrashSafetyTests {
+    /// Two cron jobs started at once on a database that does not exist yet: one builds it, the other waits
+    /// for the lock, then finds the same export already imported. Never two writers, never two files.
+    @Test func twoRunsAtOnceSerialise() throws {
+        guard let executable = Self.executable else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = try Self.export(days: 3, into: directory)
+        let database = directory.file("health.sqlite")
+        let processes = (0..<2).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["import", export, "--db", database, "--quiet", "--wait", "60"]
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        for process in processes { try process.run() }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.map(\.terminationStatus) == [0, 0])
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try db.query("SELECT outcome FROM import_runs ORDER BY id") == [[.text("ok")], [.text("unchanged")]])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+            URL(fileURLWithPath: export).lastPathComponent, "health.sqlite",
+        ].sorted())
+
+        // With no time to wait, the second one says who holds the database and exits 75.
+        let holder = try DatabaseLock(databasePath: database, timeoutSeconds: 0)
+        let blocked = Process()
+        blocked.executableURL = URL(fileURLWithPath: executable)
+        blocked.arguments = ["import", export, "--db", database, "--wait", "0"]
+        let errors = Pipe()
+        blocked.standardError = errors
+        try blocked.run()
+        blocked.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(blocked.terminationStatus == 75)
+        #expect(message.contains("locked by pid \(getpid())"))
+        #expect(message.split(separator: "\n").count == 1)
+        withExtendedLifetime(holder) {}
+    }
+}
