@@ -246,3 +246,30 @@ extension IncrementalTests {
         #expect(tool.run(["status", "--db", directory.file("missing.sqlite")]) == 64)
     }
 }
+
+extension IncrementalTests {
+    /// The id of a deleted row is never given to a new one, even when it was the table's highest.
+    @Test func idsOfDeletedRowsAreNotReused() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        _ = try importXML(Self.steps, into: database)
+        let db = try SQLiteConnection(path: database, create: false)
+        let lastID = try db.scalar("SELECT max(id) FROM cumulative_samples")
+        // The later sample (the highest id) is deleted on the phone.
+        let first = Self.steps.components(separatedBy: "\n").filter { !$0.contains("value=\"200\"") }.joined(separator: "\n")
+        _ = try importXML(first, exportDate: "2024-03-02 10:00:00 +0100", into: database)
+        #expect(try db.scalar("SELECT row_id FROM deleted_samples") == lastID)
+        let extra = """
+
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-10 08:00:00 +0100" endDate="2024-03-10 08:10:00 +0100" value="300"/>
+            """
+        _ = try importXML(first + extra, exportDate: "2024-03-03 10:00:00 +0100", into: database)
+        guard case .integer(let deleted) = lastID, case .integer(let added) = try db.scalar("SELECT id FROM cumulative_samples WHERE value = 300")
+        else {
+            Issue.record("ids missing")
+            return
+        }
+        #expect(added > deleted)
+    }
+}

@@ -125,7 +125,10 @@ extension SQLiteSink {
         func maxID(_ table: String) throws -> Int64 {
             guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(table)\"")
             else { return 0 }
-            return id
+            // Never below the highest id ever given out: a deleted row's id stays its own (deleted_samples
+            // and the user's own tables may refer to it), even when it was the table's last row.
+            let given = try connection.scalar("SELECT value FROM settings WHERE key = ?1", [.text("last_id:" + table)])
+            return max(id, given.text.flatMap { Int64($0) } ?? 0)
         }
         ids.cumulative = try maxID("cumulative_samples")
         ids.discrete = try maxID("discrete_samples")

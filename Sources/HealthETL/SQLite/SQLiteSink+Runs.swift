@@ -61,6 +61,17 @@ extension SQLiteSink {
 
     func writeSetting(_ key: String, _ value: String) throws { try Self.writeSetting(connection, key, value) }
 
+    /// The highest id given out per table that keeps rows across runs, so ids are never reused.
+    func writeLastIDs() throws {
+        let last: [(String, Int64)] = [
+            ("cumulative_samples", ids.cumulative), ("discrete_samples", ids.discrete),
+            ("category_samples", ids.category), ("correlations", ids.correlation), ("workouts", ids.workout),
+            ("workout_events", ids.event), ("workout_activities", ids.activity), ("workout_statistics", ids.statistic),
+            ("workout_routes", ids.route), ("state_of_mind", ids.stateOfMind),
+        ]
+        for (table, id) in last { try writeSetting("last_id:" + table, String(id)) }
+    }
+
     static func writeSetting(_ connection: SQLiteConnection, _ key: String, _ value: String) throws {
         try connection.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)").run([
             .text(key), .text(value),

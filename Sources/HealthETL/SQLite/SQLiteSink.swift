@@ -145,6 +145,7 @@ public final class SQLiteSink: ExportSink {
             try writeRun(summary)
             try writeChanges()
             try writeSetting("time_zone", timeZone.identifier)
+            try writeLastIDs()
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {

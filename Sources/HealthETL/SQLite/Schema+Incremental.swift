@@ -82,7 +82,8 @@ extension Schema {
                 column(
                     "key", "TEXT PRIMARY KEY",
                     "`time_zone`: the zone `local_date` and the rollups are computed in; `rollups`: the rollup "
-                        + "options (periods, source priority) as JSON."),
+                        + "options (periods, source priority) as JSON; `last_id:<table>`: the highest id given out, "
+                        + "so the id of a deleted row is never given to another."),
                 column("value", "TEXT", ""),
             ]),
     ]
