@@ -38,10 +38,10 @@ public struct CSVOutput: Sendable {
         var job = job
         // Per process: two runs writing into one folder never share (or delete) each other's scratch file.
         job.databasePath = directory + "/\(Self.scratchPrefix)\(getpid()).sqlite"
-        defer {
-            unlink(job.databasePath)
-            unlink(job.databasePath + "-journal")
-        }
+        let leftovers = ["", "-journal", ".lock"].map { job.databasePath + $0 }
+        // Ours too: in a container every run may have the same pid, and a killed run's file is not ours.
+        for path in leftovers { unlink(path) }
+        defer { for path in leftovers { unlink(path) } }
         let summary = try job.run()
         return (summary, try write(from: job.databasePath))
     }

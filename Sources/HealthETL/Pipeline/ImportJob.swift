@@ -44,6 +44,7 @@ public struct ImportJob {
         var options = dedup
         options.allowOlderExport = allowOlderExport
         options.replacesStateOfMind = stateOfMindPath != nil
+        options.convertsUnits = stages.contains { $0 is UnitStage }
         let sink = try SQLiteSink(
             path: databasePath, timeZone: timeZone, options: options,
             lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))

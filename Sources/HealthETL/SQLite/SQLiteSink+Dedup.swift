@@ -8,8 +8,8 @@
 extension SQLiteSink {
     enum SyncDecision {
         case keep
-        /// A row with this version or a higher one is stored (where).
-        case drop(table: String, id: Int64)
+        /// A row with this version or a higher one is stored (where, and its version).
+        case drop(table: String, id: Int64, version: Int64)
         /// A lower version is stored (where): replace it.
         case replace(table: String, id: Int64)
     }
@@ -31,7 +31,7 @@ extension SQLiteSink {
         guard let existing, case .integer(let version) = existing[0], case .text(let table) = existing[1],
             case .integer(let id) = existing[2]
         else { return .keep }
-        if version >= key.version { return .drop(table: table, id: id) }
+        if version >= key.version { return .drop(table: table, id: id, version: version) }
         return .replace(table: table, id: id)
     }
 

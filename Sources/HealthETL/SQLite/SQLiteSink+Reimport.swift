@@ -53,6 +53,8 @@ struct ReimportStatements {
     let archive: [SQLiteStatement]
     let typeAndIdentity: [SQLiteStatement]
     let deletes: [[SQLiteStatement]]
+    /// The samples linked to a correlation (?1 its id).
+    let correlationChildren: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws {
         findSample = try TrackedTable.allCases.prefix(3).map {
@@ -64,9 +66,14 @@ struct ReimportStatements {
         archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
         typeAndIdentity = try TrackedTable.allCases.map {
             try connection.prepare(
-                "SELECT \($0.typeColumn), identity, unixepoch(start_date) FROM \"\($0.name)\" WHERE id = ?1")
+                """
+                SELECT \($0.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
+                       unixepoch(creation_date) FROM "\($0.name)" WHERE id = ?1
+                """)
         }
         deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
+        correlationChildren = try connection.prepare(
+            "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1")
     }
 
     static func archiveSQL(_ table: TrackedTable) -> String {
@@ -128,7 +135,9 @@ extension SQLiteSink {
             // Never below the highest id ever given out: a deleted row's id stays its own (deleted_samples
             // and the user's own tables may refer to it), even when it was the table's last row.
             let given = try connection.scalar("SELECT value FROM settings WHERE key = ?1", [.text("last_id:" + table)])
-            return max(id, given.text.flatMap { Int64($0) } ?? 0)
+            let archived = try connection.scalar(
+                "SELECT coalesce(max(row_id), 0) FROM deleted_samples WHERE row_table = ?1", [.text(table)])
+            return max(id, given.text.flatMap { Int64($0) } ?? 0, archived.integer ?? 0)
         }
         ids.cumulative = try maxID("cumulative_samples")
         ids.discrete = try maxID("discrete_samples")
@@ -170,6 +179,19 @@ extension SQLiteSink {
         for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
         try connection.execute("DELETE FROM metadata WHERE parent_table IN ('audiograms', 'vision_prescriptions')")
         if options.replacesStateOfMind { try connection.execute("DELETE FROM state_of_mind") }
+    }
+
+    /// Refuses a run whose unit stage setting differs from the database's (see `Options.convertsUnits`).
+    func checkUnitSetting() throws {
+        guard let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'units'").text else { return }
+        let wanted = options.convertsUnits ? "converted" : "as exported"
+        guard stored != wanted else { return }
+        throw ImportError(
+            .refused,
+            "the database holds values \(stored == "converted" ? "converted to canonical units" : "in exported units"); "
+                + "this run would store new ones \(options.convertsUnits ? "converted" : "as exported (--raw-units)"), "
+                + "mixing both in one column",
+            file: target.path, hint: "use the same unit setting as before, or import into a new database")
     }
 
     static func sourceKey(_ name: String?, _ version: String?, _ device: String?) -> String {

@@ -55,6 +55,17 @@ extension SQLiteSink {
         }
         let table = tracked.name
         var identity = fingerprint
+        if !previous.isActive, sample.startDate == nil, options.dropExactDuplicates {
+            // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does.
+            let find = lookups.findSample[tracked.rawValue]
+            find.bind(1, sample.type)
+            find.bindNull(2)
+            find.bind(3, identity)
+            if try find.firstInteger() != nil {
+                dropped["exact duplicate records", default: 0] += 1
+                return nil
+            }
+        }
         if previous.isActive {
             switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity) {
             case .unchanged(let id):
@@ -72,6 +83,12 @@ extension SQLiteSink {
         if let sync {
             switch try syncDecision(source: sample.source.name, key: sync) {
             case .keep: break
+            case .drop(let oldTable, let oldID, let version)
+            where version == sync.version && isUnseenPreviousRow(table: oldTable, id: oldID):
+                // The same version saying something else than an earlier run's row, which this export has not
+                // shown (yet): the export's copy is the current one. Dropping it would lose the sample when the
+                // old row turns out to be gone.
+                replacing = try replaceSample(table: oldTable, id: oldID)
             case .drop:
                 dropped["records superseded by a higher sync version", default: 0] += 1
                 return nil
@@ -131,6 +148,12 @@ extension SQLiteSink {
 
     static func isUserEntered(_ metadata: [MetadataEntry]) -> Bool {
         !metadata.isEmpty && metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
+    }
+
+    func isUnseenPreviousRow(table name: String, id: Int64) -> Bool {
+        guard previous.isActive, let table = TrackedTable(name: name) else { return false }
+        let rows = previous.tables[table.rawValue]
+        return rows.isPrevious(id) && !rows.seen.contains(id)
     }
 
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it

@@ -96,7 +96,9 @@ extension SQLiteSink {
             only = [:]
             for (type, change) in changes where change.changed && change.table != "workouts" && change.table != "correlations" {
                 let from = change.earliestChange == Int64.min ? Int64.min : change.earliestChange - 32 * 86_400
-                only?[type] = RollupTables.Refresh(table: change.table, from: from, lookback: change.longestSpan)
+                // Twice the longest span: a sample that overlaps one reaching into the rebuilt periods (and so
+                // competes with it for the same stretch) starts no earlier than that.
+                only?[type] = RollupTables.Refresh(table: change.table, from: from, lookback: 2 * change.longestSpan)
             }
         }
         let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups, only: only)

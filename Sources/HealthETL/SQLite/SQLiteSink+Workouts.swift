@@ -1,7 +1,8 @@
 extension SQLiteSink {
     func writeCorrelation(_ correlation: Correlation) throws {
         let identity = SampleIdentity.fingerprint(correlation)
-        if try matchNested(.correlations, identity: identity) != nil {
+        if let existing = try matchNested(.correlations, identity: identity) {
+            try markChildrenSeen(ofCorrelation: existing)
             countUnchanged(
                 .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
                 creation: correlation.creationDate)
@@ -110,12 +111,15 @@ extension SQLiteSink {
     func writeRoute(_ route: WorkoutRoute, workoutID: Int64) throws {
         let sourceID = try writeSource(route.source)
         let sync = Self.syncKey(route.metadata)
+        var remember = true
         if let sync {
             switch try syncDecision(source: route.source.name, key: sync) {
             case .keep: break
-            case .drop(let table, let id) where previous.isActive && table == "workout_routes" && id <= previous.routeMaxID:
-                // The route of a workout an earlier run stored; it goes (or stays) with that workout.
-                break
+            case .drop(let table, let id, _)
+            where previous.isActive && table == "workout_routes" && id <= previous.routeMaxID:
+                // The route of a workout an earlier run stored; it goes (or stays) with that workout, and keeps
+                // the sync entry (its version is not lower than this one).
+                remember = false
             case .drop:
                 dropped["routes superseded by a higher sync version", default: 0] += 1
                 return
@@ -125,7 +129,7 @@ extension SQLiteSink {
         }
         ids.route += 1
         let id = ids.route
-        if let sync { try rememberSync(source: route.source.name, key: sync, table: "workout_routes", id: id) }
+        if let sync, remember { try rememberSync(source: route.source.name, key: sync, table: "workout_routes", id: id) }
         try statements.route.run([
             .integer(id), .integer(workoutID), .integer(sourceID), .text(route.source.name),
             instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),
@@ -148,5 +152,21 @@ extension SQLiteSink {
             try statement.run()
         }
         count("route_points", route.points.count)
+    }
+
+    /// An unchanged correlation's children are met with it, also those the export did not repeat at top level
+    /// (against the format's rule): otherwise the end of the run would take them for deleted.
+    func markChildrenSeen(ofCorrelation id: Int64) throws {
+        for link in try lookups.correlationChildren.rows([.integer(id)]) {
+            guard let name = link[0].text, let table = TrackedTable(name: name), case .integer(let childID) = link[1],
+                previous.tables[table.rawValue].isPrevious(childID), previous.tables[table.rawValue].seen.insert(childID),
+                let row = try lookups.typeAndIdentity[table.rawValue].rows([.integer(childID)]).first,
+                case .integer(let identity) = row[1]
+            else { continue }
+            withChanges(row[0].text ?? "", table: table.name) {
+                $0.unchanged += 1
+                $0.keep(identity: identity, start: row[2].integer, end: row[3].integer, creation: row[4].integer)
+            }
+        }
     }
 }

@@ -34,6 +34,9 @@ public final class SQLiteSink: ExportSink {
         public var rollups = RollupOptions()
         /// What the run reads (a pipeline's filters): rows outside it are not this run's to delete.
         public var scope = SampleFilter()
+        /// Whether the unit stage runs. A database keeps one choice: rows already stored are matched, not
+        /// rewritten, so a change would mix converted and exported units in one column.
+        public var convertsUnits = true
         public init() {}
     }
     /// Counts of rows written, by table.
@@ -75,7 +78,10 @@ public final class SQLiteSink: ExportSink {
             }
             statements = try SchemaStatements(target.connection)
             lookups = try ReimportStatements(target.connection)
-            if hadData { try loadPreviousState() }
+            if hadData {
+                try loadPreviousState()
+                try checkUnitSetting()
+            }
             if case .integer(let last) = try target.connection.scalar("SELECT coalesce(max(id), 0) FROM import_runs") {
                 previous.runID = last + 1
             }
@@ -145,6 +151,7 @@ public final class SQLiteSink: ExportSink {
             try writeRun(summary)
             try writeChanges()
             try writeSetting("time_zone", timeZone.identifier)
+            try writeSetting("units", options.convertsUnits ? "converted" : "as exported")
             try writeLastIDs()
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")

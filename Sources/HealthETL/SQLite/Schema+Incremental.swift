@@ -83,7 +83,8 @@ extension Schema {
                     "key", "TEXT PRIMARY KEY",
                     "`time_zone`: the zone `local_date` and the rollups are computed in; `rollups`: the rollup "
                         + "options (periods, source priority) as JSON; `last_id:<table>`: the highest id given out, "
-                        + "so the id of a deleted row is never given to another."),
+                        + "so the id of a deleted row is never given to another; `units`: `converted` or `as exported`, "
+                        + "which every later run must keep."),
                 column("value", "TEXT", ""),
             ]),
     ]
