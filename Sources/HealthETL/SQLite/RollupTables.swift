@@ -78,7 +78,7 @@ enum RollupTables {
             let unusable = kind == .category ? unusableCategory : unusableQuantity
             let samples = try connection.prepare(
                 """
-                SELECT unixepoch(start_date), unixepoch(end_date), value, source_id, flags, unit FROM "\(table)"
+                SELECT start_date, end_date, value, source_id, flags, unit FROM "\(table)"
                 WHERE type = ?1 AND start_date >= ?2 AND flags & \(unusable) = 0 ORDER BY start_date
                 """)
             for type in names {
@@ -92,7 +92,7 @@ enum RollupTables {
                 var unit: String?
                 samples.bind(1, type)
                 try samples.forEachRow { row in
-                    guard !row.isNull(0), !row.isNull(1) else { return }
+                    guard let start = row.utcSeconds(0), let end = row.utcSeconds(1) else { return }
                     let sourceID = row.integer(3)
                     let userEntered = row.integer(4) & SQLiteSink.userEnteredFlag != 0
                     let key = sourceID * 2 + (userEntered ? 1 : 0)
@@ -103,7 +103,7 @@ enum RollupTables {
                     classes[key] = sourceClass
                     if unit == nil, kind != .category { unit = row.text(5) }
                     let sample = RollupSample(
-                        start: row.integer(0), end: row.integer(1), value: kind == .category ? 0 : row.double(2),
+                        start: start, end: end, value: kind == .category ? 0 : row.double(2),
                         category: kind == .category ? row.text(2) : nil, sourceName: source.name,
                         sourceClass: sourceClass)
                     try engine.add(sample) { writer.pending.append($0) }

@@ -123,6 +123,15 @@ public final class SQLiteStatement {
         sqlite3_column_text(handle, column).map { String(cString: $0) }
     }
 
+    /// A stored UTC instant (`2019-06-18T01:07:11Z`) as seconds since 1970, parsed from the column's bytes
+    /// without making a `String`; nil for NULL or any other text.
+    @inline(__always) func utcSeconds(_ column: Int32) -> Int64? {
+        guard let text = sqlite3_column_text(handle, column), sqlite3_column_bytes(handle, column) == 20 else {
+            return nil
+        }
+        return TimestampFormatting.parseUTC(UnsafeBufferPointer(start: text, count: 20))
+    }
+
     /// The first column of every row of the bound query, as integers.
     func integers() throws -> [Int64] {
         defer { sqlite3_reset(handle) }
