@@ -78,7 +78,7 @@ public struct Tool {
         }
     }
 
-    private func usageError(_ error: UsageError) -> Int32 {
+    func usageError(_ error: UsageError) -> Int32 {
         standardError("Error: \(error.message)\nUsage: healthetl import <export> --db <path>\n  See 'healthetl --help' for more information.\n")
         return ExitCode.usage.rawValue
     }
@@ -158,68 +158,6 @@ public struct Tool {
         }
     }
 
-    /// `healthetl run pipeline.json [--dry-run]`: the whole definition is checked before anything runs.
-    private func runPipeline(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        do {
-            arguments = try Arguments(rawArguments, valueOptions: [], flagOptions: ["--dry-run", "--quiet", "--json"])
-        } catch {
-            return usageError(error)
-        }
-        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
-            return usageError(UsageError(message: "Expected one argument: the pipeline file (pipelines/nightly.json)"))
-        }
-        let definition: PipelineDefinition
-        let plan: PipelinePlan
-        do {
-            definition = try PipelineDefinition.load(path: file)
-            if arguments.flags.contains("--dry-run") {
-                standardOutput(definition.describe())
-            }
-            plan = try definition.plan()
-        } catch let error as PipelineError {
-            standardError(error.description.split(separator: "\n").map { "healthetl: \($0)\n" }.joined())
-            return ExitCode.badConfiguration.rawValue
-        } catch {
-            standardError("healthetl: \(file): error: \(error)\n")
-            return ExitCode.internalError.rawValue
-        }
-        if arguments.flags.contains("--dry-run") {
-            standardOutput("Dry run: nothing was read or written.\n")
-            return 0
-        }
-        return runPlan(plan, quiet: arguments.flags.contains("--quiet"), json: arguments.flags.contains("--json"))
-    }
-
-    private func runExport(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        do {
-            arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--csv"],
-                flagOptions: ["--excel", "--quiet", "--json", "--no-tables", "--no-daily"])
-        } catch {
-            return usageError(error)
-        }
-        guard let database = arguments.values["--db"], let folder = arguments.values["--csv"] else {
-            return usageError(UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>'"))
-        }
-        guard arguments.positionals.isEmpty else {
-            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
-        }
-        var output = CSVOutput(directory: folder)
-        if arguments.flags.contains("--excel") { output.dialect = .excel }
-        output.tables = !arguments.flags.contains("--no-tables")
-        output.daily = !arguments.flags.contains("--no-daily")
-        return reportErrors(input: database) {
-            let report = try output.write(from: database)
-            if arguments.flags.contains("--json") {
-                standardOutput(SummaryFormatter.json(ImportSummary(), csv: report) + "\n")
-            } else if !arguments.flags.contains("--quiet") {
-                standardError(SummaryFormatter.text(report))
-            }
-        }
-    }
-
     static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
         guard let zone = TimeZone(identifier: name) else {
             throw UsageError(
@@ -234,69 +172,5 @@ public struct Tool {
             throw UsageError(message: "The value '\(text)' is invalid for '--wait <seconds>'")
         }
         return seconds
-    }
-
-    private func runStatus(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        do {
-            arguments = try Arguments(rawArguments, valueOptions: ["--db"], flagOptions: ["--json"])
-        } catch {
-            return usageError(error)
-        }
-        guard let database = arguments.values["--db"] else {
-            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
-        }
-        guard arguments.positionals.isEmpty else {
-            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
-        }
-        return reportErrors(input: database) {
-            let status = try DatabaseStatus.read(path: database)
-            if arguments.flags.contains("--json") {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                standardOutput(String(decoding: try encoder.encode(status), as: UTF8.self) + "\n")
-            } else {
-                standardOutput(status.text)
-            }
-        }
-    }
-
-    private func runSetTimeZone(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        let zone: TimeZone
-        let lockTimeout: Double
-        do throws(UsageError) {
-            arguments = try Arguments(rawArguments, valueOptions: ["--db", "--wait"], flagOptions: ["--quiet"])
-            guard arguments.positionals.count == 1 else {
-                throw UsageError(message: "Expected one argument: the IANA time zone (Europe/Berlin)")
-            }
-            zone = try Self.timeZone(arguments.positionals[0])
-            lockTimeout = try Self.lockTimeout(arguments)
-        } catch {
-            return usageError(error)
-        }
-        guard let database = arguments.values["--db"] else {
-            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
-        }
-        return reportErrors(input: database) {
-            let changed = try SQLiteSink.changeTimeZone(databasePath: database, to: zone, lockTimeoutSeconds: lockTimeout)
-            if !arguments.flags.contains("--quiet") {
-                standardError("\(database): local dates now in \(zone.identifier) (\(changed) rows changed day)\n")
-            }
-        }
-    }
-
-    /// Runs `body`, mapping its errors to one line on stderr and an exit code.
-    private func reportErrors(input: String, _ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as ImportError {
-            standardError("healthetl: \(error)\n")
-            return ExitCode(error.kind).rawValue
-        } catch {
-            standardError("healthetl: \(input): error: \(error)\n")
-            return ExitCode.internalError.rawValue
-        }
     }
 }
