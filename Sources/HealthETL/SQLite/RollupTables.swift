@@ -64,6 +64,24 @@ enum RollupTables {
         let sourceRows = try connection.prepare("SELECT id, name, device_model FROM sources")
         try sourceRows.forEachRow { sources[$0.integer(0)] = ($0.text(1) ?? "", $0.text(2)) }
         var writer = try RowWriter(connection)
+        let worker = RollupWorker(periods: options.periods, timeZone: timeZone)
+        do {
+            try sendSamples(connection, only: only, options: options, sources: sources, to: worker, writer: &writer)
+        } catch {
+            _ = try? worker.finish()
+            throw error
+        }
+        for output in try worker.finish() { try writer.write(output) }
+        try rollUpStateOfMind(connection, timeZone: timeZone, options: options, writer: &writer)
+        return writer.written
+    }
+
+    /// Reads every type's usable samples in start order and hands them to the worker in batches, inserting
+    /// the rows it has computed meanwhile.
+    static func sendSamples(
+        _ connection: SQLiteConnection, only: [String: Refresh]?, options: RollupOptions,
+        sources: [Int64: (name: String, model: String?)], to worker: RollupWorker, writer: inout RowWriter
+    ) throws {
         let tables: [(String, TypeCatalog.SampleKind)] = [
             ("cumulative_samples", .cumulative), ("discrete_samples", .discrete), ("category_samples", .category),
         ]
@@ -83,16 +101,22 @@ enum RollupTables {
                 """)
             for type in names {
                 let refresh = only?[type]
-                writer.keepFrom = refresh?.from ?? Int64.min
                 let earliest = refresh.map { $0.from == Int64.min ? Int64.min : $0.from - $0.lookback } ?? Int64.min
+                samples.bind(1, type)
                 samples.bind(2, utcText(earliest))
                 let priority = options.priorityByType[type] ?? options.priority
                 var classes: [Int64: Int] = [:]
-                var engine = RollupEngine(typeIdentifier: type, kind: kind, periods: options.periods, timeZone: timeZone)
-                var unit: String?
-                samples.bind(1, type)
+                var batch: [RollupSample] = []
+                batch.reserveCapacity(RollupWorker.batchSize)
+                var begun = false
                 try samples.forEachRow { row in
                     guard let start = row.utcSeconds(0), let end = row.utcSeconds(1) else { return }
+                    if !begun {
+                        begun = true
+                        worker.begin(
+                            type: type, kind: kind, unit: kind == .category ? nil : row.text(5),
+                            keepFrom: refresh?.from ?? Int64.min)
+                    }
                     let sourceID = row.integer(3)
                     let userEntered = row.integer(4) & SQLiteSink.userEnteredFlag != 0
                     let key = sourceID * 2 + (userEntered ? 1 : 0)
@@ -101,21 +125,23 @@ enum RollupTables {
                         classes[key]
                         ?? priority.sourceClass(sourceName: source.name, deviceModel: source.model, userEntered: userEntered)
                     classes[key] = sourceClass
-                    if unit == nil, kind != .category { unit = row.text(5) }
-                    let sample = RollupSample(
-                        start: start, end: end, value: kind == .category ? 0 : row.double(2),
-                        category: kind == .category ? row.text(2) : nil, sourceName: source.name,
-                        sourceClass: sourceClass)
-                    try engine.add(sample) { writer.pending.append($0) }
-                    try writer.flush(type: type, kind: kind, unit: unit)
+                    batch.append(
+                        RollupSample(
+                            start: start, end: end, value: kind == .category ? 0 : row.double(2),
+                            category: kind == .category ? row.text(2) : nil, sourceName: source.name,
+                            sourceClass: sourceClass))
+                    if batch.count == RollupWorker.batchSize {
+                        worker.add(batch)
+                        batch.removeAll(keepingCapacity: true)
+                        for output in worker.takeOutput() { try writer.write(output) }
+                    }
                 }
-                engine.finish { writer.pending.append($0) }
-                try writer.flush(type: type, kind: kind, unit: unit)
+                guard begun else { continue }
+                if !batch.isEmpty { worker.add(batch) }
+                worker.end()
+                for output in worker.takeOutput() { try writer.write(output) }
             }
         }
-        writer.keepFrom = Int64.min
-        try rollUpStateOfMind(connection, timeZone: timeZone, options: options, writer: &writer)
-        return writer.written
     }
 
     /// UTC text that sorts like the instants ("" before all of them).
@@ -133,47 +159,43 @@ enum RollupTables {
             FROM state_of_mind WHERE valence_percent IS NOT NULL AND start_date IS NOT NULL ORDER BY start_date
             """)
         var engine = RollupEngine(typeIdentifier: "StateOfMind", kind: .discrete, periods: options.periods, timeZone: timeZone)
+        var output = RollupWorker.Output(type: "StateOfMind", kind: .discrete, unit: "%", keepFrom: .min, rows: [])
         try entries.forEachRow { row in
             let sample = RollupSample(
                 start: row.integer(0), end: row.integer(1), value: row.double(2), sourceName: row.text(3) ?? "",
                 sourceClass: 0)
-            try engine.add(sample) { writer.pending.append($0) }
+            try engine.add(sample) { output.rows.append($0) }
         }
-        engine.finish { writer.pending.append($0) }
-        try writer.flush(type: "StateOfMind", kind: .discrete, unit: "%")
+        engine.finish { output.rows.append($0) }
+        try writer.write(output)
     }
 
     /// Inserts the engine's rows.
     struct RowWriter {
         let insert: SQLiteStatement
-        var pending: [RollupRow] = []
         var written = 0
-        /// Rows of periods starting before this are dropped: in a partial rebuild they stay as they were.
-        var keepFrom = Int64.min
 
         init(_ connection: SQLiteConnection) throws {
             // swift-format-ignore: NeverForceUnwrap
             insert = try connection.prepare(Schema.tables.first { $0.name == "rollups" }!.insertSQL())
         }
 
-        mutating func flush(type: String, kind: TypeCatalog.SampleKind, unit: String?) throws {
-            guard !pending.isEmpty else { return }
-            for row in pending where row.periodStart >= keepFrom {
+        mutating func write(_ output: RollupWorker.Output) throws {
+            for row in output.rows where row.periodStart >= output.keepFrom {
                 let rowUnit: String? =
-                    switch (kind, row.statistic) {
+                    switch (output.kind, row.statistic) {
                     case (.category, _): "hr"
                     case (_, RollupStatistic.count): "count"
-                    default: unit
+                    default: output.unit
                     }
                 try insert.run([
                     .text(row.period.rawValue), .text(row.label), .text(TimestampFormatting.utcString(row.periodStart)),
-                    .text(type), .text(row.statistic),
-                    .text(RollupNaming.metricColumn(typeIdentifier: type, statistic: row.statistic)), .real(row.value),
-                    rowUnit.map { .text($0) } ?? .null, .text(row.sources.joined(separator: "; ")),
+                    .text(output.type), .text(row.statistic),
+                    .text(RollupNaming.metricColumn(typeIdentifier: output.type, statistic: row.statistic)),
+                    .real(row.value), rowUnit.map { .text($0) } ?? .null, .text(row.sources.joined(separator: "; ")),
                 ])
+                written += 1
             }
-            written += pending.count { $0.periodStart >= keepFrom }
-            pending.removeAll(keepingCapacity: true)
         }
     }
 }
