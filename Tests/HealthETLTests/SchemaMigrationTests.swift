@@ -8,8 +8,9 @@ struct SchemaMigrationTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
-        try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot + "/Tests/Fixtures/schema-v1.sqlite", toPath: database)
-        let old = try SQLiteConnection(path: database, create: false)
+        let dump = try String(contentsOfFile: Fixtures.repositoryRoot + "/Tests/Fixtures/schema-v1.sql", encoding: .utf8)
+        let old = try SQLiteConnection(path: database)
+        try old.execute(dump)
         #expect(try old.scalar("PRAGMA user_version") == .integer(1))
         let oldRuns = try old.query("SELECT input_path, export_date, outcome FROM import_runs")
 
