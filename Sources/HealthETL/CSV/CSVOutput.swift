@@ -53,8 +53,7 @@ public struct CSVOutput: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where name.hasPrefix(scratchPrefix) {
             let rest = name.dropFirst(scratchPrefix.count)
-            guard let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
+            guard let pid = Int32(rest.prefix { $0.isNumber }), SQLiteTarget.processIsGone(pid) else { continue }
             unlink(directory + "/" + name)
         }
     }

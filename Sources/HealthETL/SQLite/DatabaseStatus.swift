@@ -106,13 +106,6 @@ public struct DatabaseStatus: Codable, Sendable {
     }
 }
 
-extension SQLiteValue {
-    var integer: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-}
-
 extension SQLiteSink {
     /// Recomputes every `local_date` of the database in `timeZone` and keeps it as the database's zone
     /// (`healthetl set-timezone`); no export needed. Returns the number of rows whose day changed.

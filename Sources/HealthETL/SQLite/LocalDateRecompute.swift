@@ -9,7 +9,10 @@ extension SQLiteSink {
     public static func recomputeLocalDates(_ connection: SQLiteConnection, timeZone: TimeZone) throws -> Int {
         var resolver = LocalDateResolver(timeZone: timeZone)
         try connection.registerTextFunction("healthetl_local_date", argumentCount: 2) { arguments in
-            guard let text = arguments[0], let instant = Self.parseUTC(text) else { return nil }
+            guard var text = arguments[0],
+                let seconds = text.withUTF8({ TimestampFormatting.parseUTC($0) })
+            else { return nil }
+            let instant = Timestamp(seconds: seconds, offsetSeconds: 0)
             return TimestampFormatting.dayString(resolver.day(of: instant, zoneName: arguments[1]))
         }
         var changed = 0
@@ -27,14 +30,5 @@ extension SQLiteSink {
             changed += connection.changes
         }
         return changed
-    }
-
-    /// `2019-06-18T01:07:11Z` (how the database stores instants) → a timestamp.
-    static func parseUTC(_ text: String) -> Timestamp? {
-        var bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[10] == UInt8(ascii: "T"), bytes[19] == UInt8(ascii: "Z") else { return nil }
-        bytes[10] = UInt8(ascii: " ")
-        bytes.removeLast()
-        return bytes.withUnsafeBufferPointer { Timestamp.parse($0) }
     }
 }

@@ -9,6 +9,18 @@ public enum SQLiteValue: Sendable, Equatable {
     case blob([UInt8])
 }
 
+extension SQLiteValue {
+    var text: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+
+    var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+}
+
 /// An SQLite failure, with the message read at once (the next call would overwrite it).
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var code: Int32

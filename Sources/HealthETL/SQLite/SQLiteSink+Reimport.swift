@@ -211,10 +211,3 @@ extension SQLiteSink {
             file: target.path, hint: "import the newest export, or pass --force to import this one anyway")
     }
 }
-
-extension SQLiteValue {
-    var text: String? {
-        if case .text(let value) = self { return value }
-        return nil
-    }
-}

@@ -76,9 +76,14 @@ final class SQLiteTarget {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let pidText = name.dropFirst(prefix.count).dropLast(4)
-            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(pidText), Self.processIsGone(pid) else { continue }
             unlink((directory.isEmpty ? "." : directory) + "/" + name)
         }
+    }
+
+    /// Whether `pid` names no running process (and is not ours): its temporary files are leftovers.
+    static func processIsGone(_ pid: Int32) -> Bool {
+        pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Commits, and for a new database moves it into place.
