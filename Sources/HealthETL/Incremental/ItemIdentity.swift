@@ -3,12 +3,17 @@
 extension SampleIdentity {
     /// A correlation: its own fields and metadata, and the identities of its children (in any order).
     public static func fingerprint(_ correlation: Correlation) -> Int64 {
+        fingerprint(correlation, childIdentities: correlation.children.map(fingerprint))
+    }
+
+    /// The same, with the children's identities already computed (the sink needs them to link the children).
+    static func fingerprint(_ correlation: Correlation, childIdentities: [Int64]) -> Int64 {
         var hasher = StableHasher()
         hasher.combine("correlation")
         combineHeader(
             &hasher, type: correlation.type, source: correlation.source, start: correlation.startDate,
             end: correlation.endDate, metadata: correlation.metadata)
-        for child in correlation.children.map(fingerprint).sorted() { hasher.combine(child) }
+        for child in childIdentities.sorted() { hasher.combine(child) }
         return hasher.finish()
     }
 

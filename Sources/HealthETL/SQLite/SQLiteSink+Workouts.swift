@@ -1,6 +1,7 @@
 extension SQLiteSink {
     func writeCorrelation(_ correlation: Correlation) throws {
-        let identity = SampleIdentity.fingerprint(correlation)
+        let childIdentities = correlation.children.map(SampleIdentity.fingerprint)
+        let identity = SampleIdentity.fingerprint(correlation, childIdentities: childIdentities)
         if let existing = try matchNested(.correlations, identity: identity) {
             try markChildrenSeen(ofCorrelation: existing)
             countUnchanged(
@@ -23,8 +24,7 @@ extension SQLiteSink {
             .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
-        for child in correlation.children {
-            let identity = SampleIdentity.fingerprint(child)
+        for (child, identity) in zip(correlation.children, childIdentities) {
             let link: (table: String, id: Int64)
             if let existing = correlationCandidates[identity] {
                 link = existing
