@@ -9,14 +9,16 @@ let package = Package(
         .executable(name: "generate-export", targets: ["generate-export"]),
     ],
     targets: [
-        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev).
+        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev, libpq-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpq, for the PostgreSQL sink (many people's exports in one server database).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The product: reader, model, stages, sinks and the CLI logic.
         .target(
-            name: "HealthETL", dependencies: ["CLibXML2", "CSQLite", "CZlib"],
+            name: "HealthETL", dependencies: ["CLibXML2", "CSQLite", "CZlib", "CPostgres"],
             swiftSettings: [
                 // Dynamic exclusivity checks cost ~5% of an import on the per-attribute hot path; debug builds
                 // (and so the test suite) keep them.

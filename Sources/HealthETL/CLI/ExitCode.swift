@@ -11,6 +11,8 @@ public enum ExitCode: Int32 {
     case internalError = 70
     /// The database or output cannot be written (EX_CANTCREAT).
     case cannotWrite = 73
+    /// A server the run needs (PostgreSQL) cannot be reached (EX_UNAVAILABLE).
+    case unavailable = 69
     /// Another process holds the database; try again later (EX_TEMPFAIL).
     case locked = 75
     /// A pipeline definition is invalid; nothing ran (EX_CONFIG).
@@ -22,6 +24,7 @@ public enum ExitCode: Int32 {
         case .input, .refused: self = .badInput
         case .output: self = .cannotWrite
         case .locked: self = .locked
+        case .unavailable: self = .unavailable
         case .internal: self = .internalError
         }
     }

@@ -21,6 +21,7 @@ public struct Tool {
 
         USAGE: healthetl import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]
                healthetl import <export> --csv <folder> [--excel]
+               healthetl import <export> --person <id> [--postgres <url>]
                healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
                healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
                healthetl status --db <path> [--json]
@@ -33,6 +34,10 @@ public struct Tool {
         IMPORT OPTIONS:
           --db <path>             The SQLite database to write: created if missing, else updated with only
                                   what changed (new, replaced and deleted samples).
+          --person <id>           Import into PostgreSQL as this person's data (a study's participant id):
+                                  each person's rows are kept apart and updated like a database of their own.
+          --postgres <url>        The PostgreSQL server for --person (postgresql://user@host/db); without it,
+                                  libpq's PG* environment variables (PGHOST, PGDATABASE, PGUSER, PGPASSFILE).
           --csv <folder>          Also (or, without --db, only) write CSV files: one per table, and the daily
                                   rollups daily.csv, daily_long.csv, daily_units.csv.
           --excel                 CSV for spreadsheets: BOM, dates as 2024-03-31 08:15:00, no blobs, cells
@@ -87,7 +92,9 @@ public struct Tool {
         let arguments: Arguments
         do {
             arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--timezone", "--wait", "--state-of-mind", "--csv"],
+                rawArguments, valueOptions: [
+                    "--db", "--timezone", "--wait", "--state-of-mind", "--csv", "--person", "--postgres",
+                ],
                 flagOptions: [
                     "--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan", "--excel",
                 ])
@@ -105,14 +112,18 @@ public struct Tool {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
         }
         let database = arguments.values["--db"]
-        guard database != nil || arguments.values["--csv"] != nil else {
-            return usageError(UsageError(message: "Missing expected option '--db <path>' or '--csv <folder>'"))
+        let person = arguments.values["--person"]
+        guard database != nil || arguments.values["--csv"] != nil || person != nil else {
+            return usageError(
+                UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
+        var postgres: PostgresDestination?
         do throws(UsageError) {
             timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             lockTimeout = try Self.lockTimeout(arguments)
+            postgres = try Self.postgresDestination(arguments)
         } catch {
             return usageError(error)
         }
@@ -132,7 +143,7 @@ public struct Tool {
             return output
         }
         return runPlan(
-            PipelinePlan(job: job, databasePath: database, csv: csv), quiet: arguments.flags.contains("--quiet"),
+            PipelinePlan(job: job, databasePath: database, csv: csv, postgres: postgres), quiet: arguments.flags.contains("--quiet"),
             json: arguments.flags.contains("--json"))
     }
 
@@ -151,7 +162,7 @@ public struct Tool {
             if json {
                 standardOutput(SummaryFormatter.json(result.summary, csv: result.csv) + "\n")
             } else if !quiet {
-                let target = plan.databasePath ?? plan.csv?.directory ?? ""
+                let target = plan.postgres?.displayName ?? plan.databasePath ?? plan.csv?.directory ?? ""
                 standardError(SummaryFormatter.text(result.summary, database: target))
                 if let report = result.csv { standardError(SummaryFormatter.text(report)) }
             }
@@ -164,6 +175,20 @@ public struct Tool {
                 message: "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)")
         }
         return zone
+    }
+
+    static func postgresDestination(_ arguments: Arguments) throws(UsageError) -> PostgresDestination? {
+        guard let person = arguments.values["--person"] else {
+            if arguments.values["--postgres"] != nil {
+                throw UsageError(message: "'--postgres <url>' needs '--person <id>': whose data is it?")
+            }
+            return nil
+        }
+        guard arguments.values["--db"] == nil else {
+            throw UsageError(message: "'--person <id>' imports into PostgreSQL; leave out '--db <path>'")
+        }
+        try PostgresDestination.checkPerson(person)
+        return PostgresDestination(connection: arguments.values["--postgres"] ?? "", person: person)
     }
 
     static func lockTimeout(_ arguments: Arguments) throws(UsageError) -> Double {

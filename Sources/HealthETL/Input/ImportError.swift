@@ -10,6 +10,7 @@ public struct ImportError: Error, Equatable, CustomStringConvertible, Sendable {
         case input  // the export is missing, unreadable, truncated or malformed (exit 65)
         case output  // the database or output folder cannot be written (exit 73)
         case locked  // another run holds the database (exit 75)
+        case unavailable  // a server the run needs (PostgreSQL) cannot be reached (exit 69)
         case refused  // the export is older than the database's (exit 65, like bad input: the input is wrong)
         case `internal`  // a bug (exit 70)
     }

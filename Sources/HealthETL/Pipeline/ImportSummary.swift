@@ -36,6 +36,20 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var changes: [String: TypeChanges] = [:]
     /// Time spent rebuilding the rollups (part of `seconds`).
     public var rollupSeconds: Double?
+    /// What an import into PostgreSQL sent to the server (nil for SQLite and CSV).
+    public var postgres: PostgresReport?
+
+    public struct PostgresReport: Codable, Sendable, Equatable {
+        public var person: String
+        /// Rows copied to the server: all of them for a person's first import, else only those that changed.
+        public var rowsSent: Int
+        /// Earlier rows deleted on the server because they changed or went away.
+        public var rowsDeleted: Int
+        /// Copying the person's earlier rows out into the working copy (part of `seconds`).
+        public var checkoutSeconds: Double
+        /// Sending the changes (part of `seconds`).
+        public var publishSeconds: Double
+    }
 
     public init() {}
 

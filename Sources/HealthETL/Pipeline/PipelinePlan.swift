@@ -1,16 +1,20 @@
 /// One run of healthetl, however it was asked for: `healthetl import` with flags builds one, and so does a
 /// pipeline file (`healthetl run`). The export goes through the job's stages into SQLite; the CSV sink is
-/// written from that database (a scratch one when there is no SQLite sink).
+/// written from that database (a scratch one when there is no SQLite sink). With a PostgreSQL sink, the SQLite
+/// database is the person's working copy (`PostgresImport`).
 public struct PipelinePlan {
     public var job: ImportJob
     /// The SQLite sink's path; nil for CSV only.
     public var databasePath: String?
     public var csv: CSVOutput?
+    /// The PostgreSQL sink: the server and person (instead of a SQLite database of one's own).
+    public var postgres: PostgresDestination?
 
-    public init(job: ImportJob, databasePath: String?, csv: CSVOutput?) {
+    public init(job: ImportJob, databasePath: String?, csv: CSVOutput?, postgres: PostgresDestination? = nil) {
         self.job = job
         self.databasePath = databasePath
         self.csv = csv
+        self.postgres = postgres
     }
 
     public struct Result {
@@ -19,6 +23,12 @@ public struct PipelinePlan {
     }
 
     public func run() throws -> Result {
+        if let postgres {
+            guard databasePath == nil else {
+                throw ImportError(.usage, "a run writes to PostgreSQL or to a SQLite database, not both")
+            }
+            return try PostgresImport(destination: postgres, job: job, csv: csv).run()
+        }
         if let databasePath {
             var job = job
             job.databasePath = databasePath

@@ -123,6 +123,37 @@ public final class SQLiteStatement {
         sqlite3_column_text(handle, column).map { String(cString: $0) }
     }
 
+    /// A column of the current row without copying it: text and blob bytes stay valid until the next step.
+    func columnView(_ column: Int32) -> SQLiteColumnView {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            let base = sqlite3_column_text(handle, column)
+            return .text(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+        case SQLITE_BLOB:
+            let base = sqlite3_column_blob(handle, column)
+            return .blob(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+        default: return .null
+        }
+    }
+
+    /// Binds bytes as text or blob (SQLite copies them).
+    func bind(_ index: Int32, bytes: [UInt8], asBlob: Bool) {
+        bytes.withUnsafeBytes { raw in
+            // An empty array has no address, and a nil pointer would bind NULL instead of an empty value.
+            if raw.baseAddress == nil {
+                if asBlob { sqlite3_bind_zeroblob(handle, index, 0) } else { sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
+            } else if asBlob {
+                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
+            } else {
+                sqlite3_bind_text(
+                    handle, index, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count),
+                    SQLITE_TRANSIENT)
+            }
+        }
+    }
+
     /// A stored UTC instant (`2019-06-18T01:07:11Z`) as seconds since 1970, parsed from the column's bytes
     /// without making a `String`; nil for NULL or any other text.
     @inline(__always) func utcSeconds(_ column: Int32) -> Int64? {
@@ -171,4 +202,13 @@ public final class SQLiteStatement {
         default: return .null
         }
     }
+}
+
+/// One column of a row as `SQLiteStatement.columnView` hands it over.
+enum SQLiteColumnView {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(UnsafeRawBufferPointer)
+    case blob(UnsafeRawBufferPointer)
 }

@@ -54,7 +54,10 @@ final class SQLiteTarget {
                         + "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             } else {
                 chmod(path, 0o600)
-                try connection.execute("PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
+                // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
+                // no triggers of its own; the PostgreSQL working copy logs its changes with them.
+                try connection.execute(
+                    "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
             }
             try connection.execute("BEGIN IMMEDIATE")
             if isNew { flusher = BackgroundFlusher(path: workingPath) }

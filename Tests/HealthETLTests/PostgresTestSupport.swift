@@ -1,0 +1,57 @@
+import Foundation
+@testable import HealthETL
+
+/// The PostgreSQL server of the tests: `./scripts/test` starts a throwaway cluster on loopback and names it
+/// in `HEALTHETL_TEST_POSTGRES`. Without it (a plain `swift test`), the PostgreSQL tests say why and pass.
+enum TestPostgres {
+    static let serverURL: String? = {
+        guard let url = ProcessInfo.processInfo.environment["HEALTHETL_TEST_POSTGRES"], !url.isEmpty else {
+            return nil
+        }
+        return url
+    }()
+
+    static let skipMessage =
+        "skipped: no PostgreSQL test server (HEALTHETL_TEST_POSTGRES is not set; ./scripts/test starts one)"
+
+    /// A new, empty database on the test server for one test, so tests run side by side; nil (with the
+    /// skip message printed) when there is no server.
+    static func makeDatabase(_ label: String) throws -> TestDatabase? {
+        guard let serverURL else {
+            print(skipMessage + " [\(label)]")
+            return nil
+        }
+        let name = "healthetl_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let admin = try PostgresConnection(serverURL, applicationName: "healthetl tests")
+        try admin.execute("CREATE DATABASE \(name)")
+        var components = URLComponents(string: serverURL)
+        components?.path = "/" + name
+        guard let url = components?.string else { throw PostgresError(message: "cannot build a URL from \(serverURL)") }
+        return TestDatabase(name: name, url: url, serverURL: serverURL)
+    }
+}
+
+struct TestDatabase {
+    let name: String
+    let url: String
+    let serverURL: String
+
+    func connect() throws -> PostgresConnection { try PostgresConnection(url, applicationName: "healthetl tests") }
+
+    func drop() {
+        guard let admin = try? PostgresConnection(serverURL, applicationName: "healthetl tests") else { return }
+        try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// One person's data checked out into a SQLite file, for comparing with a database imported directly.
+    func checkout(person: String, into path: String) throws {
+        let connection = try connect()
+        try connection.execute("BEGIN")
+        _ = try PostgresCheckout.checkout(connection, person: person, into: path)
+        try connection.execute("COMMIT")
+    }
+
+    func count(_ sql: String, _ parameters: [String?] = []) throws -> Int {
+        Int(try connect().scalar(sql, parameters) ?? "") ?? -1
+    }
+}
