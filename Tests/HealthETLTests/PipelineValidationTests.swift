@@ -46,8 +46,8 @@ import Testing
             "stages[2].priority.HKQuantityTypeIdentifierStepCount[1]: unknown word 'garmin' (allowed: watch, iphone, apps, manual, source:<name>)",
             "sinks[0].sqlite: folder '/proc/1' is not writable",
             "sinks[0].wait: 100000 is out of range: seconds from 0 to 86400",
-            "sinks[2]: a second csv sink (the first is sinks[1]); a pipeline writes one CSV folder",
-            "sinks[3]: a second csv sink (the first is sinks[1]); a pipeline writes one CSV folder",
+            "sinks[2]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
+            "sinks[3]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
         ])
     }
 
@@ -119,7 +119,7 @@ import Testing
             "stages[3].priority.HKFoo: unknown type 'HKFoo' (keys are 'default' or quantity and category type identifiers)",
             "stages[3].priority.default: empty list: give at least one source priority word",
             "sinks[0]: has both 'sqlite' and 'csv': give each its own sink",
-            "sinks[1]: missing the kind of sink: add \"sqlite\": \"<file>\" or \"csv\": \"<folder>\"",
+            "sinks[1]: missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\"",
             "sinks[2]: writes nothing: set \"tables\" or \"daily\" to true",
         ])
     }
@@ -129,7 +129,7 @@ import Testing
             "version: missing: add \"version\": 1",
             "input: missing: give at least \"input\": {\"export\": \"<export.zip>\"}",
             "filters.to: 2021-01-01 must be after filters.from (2021-01-01): 'to' is exclusive",
-            "sinks: empty list: give at least one sink, {\"sqlite\": \"<file>\"} or {\"csv\": \"<folder>\"}",
+            "sinks: empty list: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}",
         ])
         #expect(Self.problems("[1]") == ["expected an object, found an array"])
     }
@@ -146,5 +146,29 @@ import Testing
         let data = Data("{\"é\":\n  \"ü\" x".utf8)
         #expect(PipelineJSONPosition.lineAndColumn(ofByte: 0, in: data) == (1, 1))
         #expect(PipelineJSONPosition.lineAndColumn(ofByte: data.count - 1, in: data) == (2, 7))
+    }
+
+    @Test func aPostgresSinkNeedsAPersonAndExcludesSQLite() throws {
+        let base = #""version": 1, "input": {"export": "export.zip"}"#
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        _ = directory.write("export.zip", "")
+        let definition = try Self.parse(
+            "{\(base), \"sinks\": [{\"postgres\": \"\", \"person\": \"P123\", \"wait\": 5, \"force\": true}, {\"csv\": \"/tmp/c\"}]}",
+            base: directory.path)
+        #expect(definition.postgres == .init(connection: "", person: "P123", wait: 5, force: true))
+        let plan = try definition.plan()
+        #expect(plan.postgres == PostgresDestination(connection: "", person: "P123"))
+        #expect(plan.databasePath == nil && plan.job.lockTimeoutSeconds == 5 && plan.job.allowOlderExport)
+
+        #expect(Self.problems(
+            "{\(base), \"sinks\": [{\"sqlite\": \"/tmp/x.sqlite\"}, {\"postgres\": \"postgresql://h/db\", \"person\": \"p\"}]}"
+        ) == ["sinks[1]: a postgres sink besides the sqlite sink at sinks[0]: a pipeline writes one database"])
+        #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": \"postgresql://h/db\"}]}")
+            == ["sinks[0].person: missing: whose data is it? (\"person\": \"<id>\")"])
+        #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": 5, \"person\": \"p\", \"pw\": 1}]}") == [
+            "sinks[0].pw: unknown field 'pw' (allowed in a postgres sink: postgres, person, wait, force)",
+            "sinks[0].postgres: expected a string (a postgresql:// URL, or \"\" for the PG* environment variables), found a number",
+        ])
     }
 }

@@ -113,7 +113,8 @@ public struct Tool {
         }
         let database = arguments.values["--db"]
         let person = arguments.values["--person"]
-        guard database != nil || arguments.values["--csv"] != nil || person != nil else {
+        guard database != nil || arguments.values["--csv"] != nil || person != nil || arguments.values["--postgres"] != nil
+        else {
             return usageError(
                 UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
         }

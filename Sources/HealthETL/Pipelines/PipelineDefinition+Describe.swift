@@ -24,6 +24,13 @@ extension PipelineDefinition {
             lines.append("  rollups: off")
         }
         lines.append("sinks:")
+        if let postgres {
+            // The connection string is not printed: it may hold a password.
+            let server = postgres.connection.isEmpty ? "the PG* environment" : "the server of the pipeline file"
+            lines.append(
+                "  postgres: person \(postgres.person) on \(server) (wait \(PipelineNumber.text(postgres.wait)) s"
+                    + "\(postgres.force ? ", force" : ""))")
+        }
         if let sqlite {
             lines.append("  sqlite: \(sqlite.path) (wait \(PipelineNumber.text(sqlite.wait)) s\(sqlite.force ? ", force" : ""))")
         }

@@ -21,6 +21,10 @@ extension PipelineDefinition {
             job.lockTimeoutSeconds = sqlite.wait
             job.allowOlderExport = sqlite.force
         }
+        if let postgres {
+            job.lockTimeoutSeconds = postgres.wait
+            job.allowOlderExport = postgres.force
+        }
         let csvOutput = csv.map { sink in
             var output = HealthETL.CSVOutput(directory: sink.path)
             output.dialect = sink.excel ? .excel : .standard
@@ -28,7 +32,9 @@ extension PipelineDefinition {
             output.daily = sink.daily
             return output
         }
-        return PipelinePlan(job: job, databasePath: sqlite?.path, csv: csvOutput)
+        return PipelinePlan(
+            job: job, databasePath: sqlite?.path, csv: csvOutput,
+            postgres: postgres.map { PostgresDestination(connection: $0.connection, person: $0.person) })
     }
 
     /// The filters as instants: `from`/`to` are local dates in the pipeline's time zone (else the machine's).

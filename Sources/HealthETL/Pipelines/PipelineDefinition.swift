@@ -27,6 +27,7 @@ public struct PipelineDefinition: Sendable, Equatable {
 
     public var sqlite: SQLiteOutput?
     public var csv: CSVOutput?
+    public var postgres: PostgresOutput?
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -52,6 +53,14 @@ public struct PipelineDefinition: Sendable, Equatable {
         /// Seconds to wait for another run holding the database (`import --wait`).
         public var wait: Double = 10
         /// Import an export older than the one the database was last updated from (`import --force`).
+        public var force = false
+    }
+
+    public struct PostgresOutput: Sendable, Equatable {
+        /// A `postgresql://` URL or `key=value` string; empty for libpq's `PG*` environment variables.
+        public var connection: String
+        public var person: String
+        public var wait: Double = 10
         public var force = false
     }
 

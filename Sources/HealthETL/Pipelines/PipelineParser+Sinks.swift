@@ -6,48 +6,94 @@ import Foundation
     import Darwin
 #endif
 
-/// The `sinks` list: at least one, each `{"sqlite": …}` or `{"csv": …}`, at most one of each kind, and an
-/// output folder that can be written now rather than after an hour of importing.
+/// The `sinks` list: at least one, each `{"sqlite": …}`, `{"postgres": …}` or `{"csv": …}`, at most one of each
+/// kind and not both databases, and an output folder that can be written now rather than after an hour of
+/// importing.
 extension PipelineParser {
     static let sqliteFields = ["sqlite", "wait", "force"]
     static let csvFields = ["csv", "excel", "tables", "daily"]
+    static let postgresFields = ["postgres", "person", "wait", "force"]
+    static let sinkKinds = ["sqlite", "postgres", "csv"]
     static let maximumWait: Double = 86_400
 
     mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
         guard let sinks = reader.array(value, at: "sinks") else { return }
         guard !sinks.isEmpty else {
-            reader.report("sinks", "empty list: give at least one sink, {\"sqlite\": \"<file>\"} or {\"csv\": \"<folder>\"}")
+            reader.report(
+                "sinks",
+                "empty list: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or "
+                    + "{\"csv\": \"<folder>\"}")
             return
         }
-        var sqlitePath: String?
-        var csvPath: String?
+        var seen: [String: String] = [:]  // kind → path of its sink
         for (index, element) in sinks.enumerated() {
             let path = PipelineJSONReader.path("sinks", index)
             guard let object = element as? [String: Any] else {
                 reader.report(path, PipelineJSONReader.mismatch("an object", element))
                 continue
             }
-            switch (object["sqlite"] != nil, object["csv"] != nil) {
-            case (true, true):
-                reader.report(path, "has both 'sqlite' and 'csv': give each its own sink")
-            case (false, false):
-                reader.report(path, "missing the kind of sink: add \"sqlite\": \"<file>\" or \"csv\": \"<folder>\"")
-            case (true, false):
-                if let first = sqlitePath {
-                    reader.report(path, "a second sqlite sink (the first is \(first)); a pipeline writes one database")
+            let kinds = Self.sinkKinds.filter { object[$0] != nil }
+            guard kinds.count == 1, let kind = kinds.first else {
+                if kinds.isEmpty {
+                    reader.report(
+                        path,
+                        "missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\"")
                 } else {
-                    sqlitePath = path
-                    definition.sqlite = parseSQLite(object, at: path)
+                    reader.report(path, "has both '\(kinds[0])' and '\(kinds[1])': give each its own sink")
                 }
-            case (false, true):
-                if let first = csvPath {
-                    reader.report(path, "a second csv sink (the first is \(first)); a pipeline writes one CSV folder")
-                } else {
-                    csvPath = path
-                    definition.csv = parseCSV(object, at: path)
-                }
+                continue
+            }
+            let database = ["sqlite", "postgres"]
+            if let first = seen[kind] {
+                reader.report(path, "a second \(kind) sink (the first is \(first)); a pipeline writes one of each")
+                continue
+            }
+            if database.contains(kind), let other = database.first(where: { $0 != kind && seen[$0] != nil }) {
+                reader.report(
+                    path, "a \(kind) sink besides the \(other) sink at \(seen[other]!): a pipeline writes one database")
+                continue
+            }
+            seen[kind] = path
+            switch kind {
+            case "sqlite": definition.sqlite = parseSQLite(object, at: path)
+            case "postgres": definition.postgres = parsePostgres(object, at: path)
+            default: definition.csv = parseCSV(object, at: path)
             }
         }
+    }
+
+    /// `{"postgres": "<url, or empty for the PG* environment variables>", "person": "<id>", "wait": s, "force": b}`
+    private mutating func parsePostgres(_ value: [String: Any], at path: String) -> PipelineDefinition.PostgresOutput? {
+        _ = reader.object(value, at: path, allowed: Self.postgresFields, owner: "a postgres sink")
+        guard let connection = value["postgres"] as? String else {
+            reader.report(
+                PipelineJSONReader.path(path, "postgres"),
+                PipelineJSONReader.mismatch("a string (a postgresql:// URL, or \"\" for the PG* environment variables)", value["postgres"]!))
+            return nil
+        }
+        let personPath = PipelineJSONReader.path(path, "person")
+        guard let personValue = value["person"] else {
+            reader.report(personPath, "missing: whose data is it? (\"person\": \"<id>\")")
+            return nil
+        }
+        guard let person = reader.nonEmptyString(personValue, at: personPath) else { return nil }
+        do throws(UsageError) {
+            try PostgresDestination.checkPerson(person)
+        } catch {
+            reader.report(personPath, "1–200 printable characters")
+            return nil
+        }
+        var output = PipelineDefinition.PostgresOutput(connection: connection, person: person)
+        if let wait = value["wait"], let seconds = reader.number(wait, at: PipelineJSONReader.path(path, "wait")) {
+            if (0...Self.maximumWait).contains(seconds) {
+                output.wait = seconds
+            } else {
+                reader.report(PipelineJSONReader.path(path, "wait"),
+                              "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
+            }
+        }
+        if let force = optionalBool(value, "force", in: path) { output.force = force }
+        return output
     }
 
     private mutating func parseSQLite(_ value: [String: Any], at path: String) -> PipelineDefinition.SQLiteOutput? {

@@ -29,7 +29,9 @@ struct PipelineParser {
         if let sinks = document["sinks"] {
             parseSinks(sinks, into: &definition)
         } else {
-            reader.report("sinks", "missing: give at least one sink, {\"sqlite\": \"<file>\"} or {\"csv\": \"<folder>\"}")
+            reader.report(
+                "sinks",
+                "missing: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}")
         }
         return inputFound ? definition : nil
     }

@@ -10,7 +10,7 @@ struct CopyTextBuffer {
 
     var count: Int { bytes.count }
 
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { bytes.withUnsafeBytes(body) }
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
 
     mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
