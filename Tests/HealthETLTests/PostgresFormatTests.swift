@@ -5,57 +5,91 @@ import Testing
 /// The parts of the PostgreSQL sink that need no server: the COPY text format, the schema derived from
 /// `Schema`, and the command line's checks.
 struct PostgresFormatTests {
-    /// Encodes one row with `CopyTextBuffer`, splits it again with `CopyFieldScanner`.
-    func roundTrip(_ build: (inout CopyTextBuffer) -> Void) throws -> [[UInt8]?] {
-        var buffer = CopyTextBuffer()
-        build(&buffer)
-        var fields: [[UInt8]?] = []
-        var scanner = CopyFieldScanner()
-        try buffer.withBytes { bytes in
-            #expect(bytes.last == 10)
-            try scanner.scan(UnsafeRawBufferPointer(rebasing: bytes.dropLast())) { fields.append($0.map { Array($0) }) }
-        }
-        return fields
+    enum Value: Equatable {
+        case null, integer(Int64), real(Double), bytes([UInt8])
     }
 
-    @Test func textSurvivesTheCopyFormat() throws {
-        let texts = ["", "plain", "tab\there", "two\nlines", "cr\r\n", "back\\slash", "\\N", "ünïcödé ❤️", "\\", "end\\"]
-        let fields = try roundTrip { buffer in
-            for text in texts { buffer.appendText(text) }
-            buffer.appendNull()
-            buffer.endRow()
+    /// Writes rows with `CopyBinaryWriter` as one COPY stream, then reads them back with `CopyBinaryReader`,
+    /// split into messages the way the server sends them (header with the first row, one row per message).
+    func roundTrip(_ rows: [[Value]]) throws -> [[Value]] {
+        var messages: [[UInt8]] = []
+        var writer = CopyBinaryWriter()
+        writer.appendHeader()
+        for row in rows {
+            writer.beginRow(fields: row.count)
+            for value in row {
+                switch value {
+                case .null: writer.appendNull()
+                case .integer(let number): writer.append(number)
+                case .real(let number): writer.append(number)
+                case .bytes(let bytes): bytes.withUnsafeBytes { writer.append(bytes: $0) }
+                }
+            }
+            messages.append(writer.bytes)
+            writer.removeAll()
         }
-        #expect(fields.count == texts.count + 1)
-        for (text, field) in zip(texts, fields) { #expect(field.map { String(decoding: $0, as: UTF8.self) } == text) }
-        #expect(fields.last! == nil)
+        writer.appendTrailer()
+        messages.append(writer.bytes)
+
+        var reader = CopyBinaryReader()
+        var result: [[Value]] = []
+        for (message, row) in zip(messages, rows + [[]]) {
+            try message.withUnsafeBytes { bytes in
+                try reader.read(bytes) { fields in
+                    var values: [Value] = []
+                    for expected in row {
+                        let field = try fields.next()
+                        switch (field, expected) {
+                        case (nil, _): values.append(.null)
+                        case (let field?, .integer): values.append(.integer(try CopyBinaryReader.Fields.int64(field)))
+                        case (let field?, .real): values.append(.real(try CopyBinaryReader.Fields.double(field)))
+                        case (let field?, _): values.append(.bytes(Array(field)))
+                        }
+                    }
+                    result.append(values)
+                }
+            }
+        }
+        #expect(reader.finished)
+        return result
     }
 
-    @Test func numbersAreWrittenExactly() throws {
-        let integers: [Int64] = [0, 1, -1, 9, 10, 99, 100, 1_234_567_890_123, .max, .min]
-        let doubles: [Double] = [0, -0.0, 1, 0.1, 1e-300, 5e-324, 1.7976931348623157e308, 123_456.789, -2.5e-7]
-        let fields = try roundTrip { buffer in
-            for value in integers { buffer.append(value) }
-            for value in doubles { buffer.append(value) }
-            buffer.endRow()
-        }
-        let texts = fields.map { String(decoding: $0!, as: UTF8.self) }
-        #expect(texts.prefix(integers.count).map { Int64($0) } == integers.map { $0 })
-        #expect(texts.prefix(integers.count).elementsEqual(integers.map { String($0) }))
-        for (text, value) in zip(texts.dropFirst(integers.count), doubles) {
-            #expect(Double(text)?.bitPattern == value.bitPattern, "\(text)")
+    @Test func valuesSurviveTheBinaryCopyFormat() throws {
+        let texts = ["", "plain", "tab\there", "two\nlines", "back\\slash", "\\N", "ünïcödé ❤️"]
+        let rows: [[Value]] = [
+            texts.map { .bytes(Array($0.utf8)) } + [.null],
+            [0, 1, -1, 255, 256, .max, .min].map { .integer($0) },
+            [0, -0.0, 0.1, 5e-324, 1.7976931348623157e308, -2.5e-7, .infinity].map { .real($0) },
+            [.bytes([0, 1, 9, 10, 92, 127, 128, 255]), .bytes([])],
+        ]
+        let read = try roundTrip(rows)
+        #expect(read.count == rows.count)
+        for (expected, actual) in zip(rows, read) {
+            #expect(expected.count == actual.count)
+            for (left, right) in zip(expected, actual) {
+                if case .real(let a) = left, case .real(let b) = right {
+                    #expect(a.bitPattern == b.bitPattern)  // exactly the same double, -0.0 included
+                } else {
+                    #expect(left == right)
+                }
+            }
         }
     }
 
-    @Test func byteaIsHexAndReadsBack() throws {
-        let bytes: [UInt8] = [0, 1, 9, 10, 92, 127, 128, 255]
-        let fields = try roundTrip { buffer in
-            bytes.withUnsafeBytes { buffer.appendBytea($0) }
-            buffer.endRow()
+    @Test func damagedCopyDataIsAnErrorNotACrash() throws {
+        var reader = CopyBinaryReader()
+        let garbage: [UInt8] = Array("COPY 1\n".utf8)
+        #expect(throws: PostgresError.self) { try garbage.withUnsafeBytes { try reader.read($0) { _ in } } }
+        var writer = CopyBinaryWriter()
+        writer.appendHeader()
+        writer.beginRow(fields: 2)
+        writer.append(Int64(7))
+        let cut = Array(writer.bytes.dropLast(3))
+        var fresh = CopyBinaryReader()
+        #expect(throws: PostgresError.self) {
+            try cut.withUnsafeBytes { try fresh.read($0) { fields in _ = try fields.next() } }
         }
-        #expect(fields.first! == Array("\\x0001090a5c7f80ff".utf8))
-        #expect(CopyText.byteaBytes(fields.first!!) == bytes)
-        #expect(CopyText.byteaBytes(Array("\\x0".utf8)) == nil)
-        #expect(CopyText.byteaBytes(Array("\\xzz".utf8)) == nil)
+        #expect(throws: PostgresError.self) { try CopyBinaryReader.Fields.int64(UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
 
     @Test func everyTableIsKeyedByPerson() {

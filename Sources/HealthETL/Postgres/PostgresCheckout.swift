@@ -19,24 +19,22 @@ enum PostgresCheckout {
             let insert = try database.prepare(
                 "INSERT INTO \"\(table.table.name)\" (" + names.map { "\"\($0)\"" }.joined(separator: ", ")
                     + ") VALUES (" + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
-            var fields = CopyFieldScanner()
+            var reader = CopyBinaryReader()
             try connection.copyOut(
                 "COPY (SELECT \(table.storedColumnList) FROM \(table.qualifiedName) WHERE person = \(personLiteral)) "
-                    + "TO STDOUT"
-            ) { line in
-                var index: Int32 = 0
-                try fields.scan(line) { field in
-                    index += 1
-                    guard Int(index) <= types.count else {
-                        throw PostgresError(message: "\(table.table.name): more columns than the schema has")
+                    + "TO STDOUT (FORMAT binary)"
+            ) { message in
+                try reader.read(message) { fields in
+                    guard fields.fieldsLeft == types.count else {
+                        throw PostgresError(
+                            message: "\(table.table.name): \(fields.fieldsLeft) columns, expected \(types.count)")
                     }
-                    try bind(field, type: types[Int(index) - 1], to: insert, at: index)
+                    for (index, type) in types.enumerated() {
+                        try bind(fields.next(), type: type, to: insert, at: Int32(index + 1))
+                    }
+                    try insert.run()
+                    rows += 1
                 }
-                guard Int(index) == types.count else {
-                    throw PostgresError(message: "\(table.table.name): \(index) columns, expected \(types.count)")
-                }
-                try insert.run()
-                rows += 1
             }
         }
         try installChangeLog(database)
@@ -49,24 +47,10 @@ enum PostgresCheckout {
     ) throws {
         guard let field else { return statement.bindNull(index) }
         switch type {
-        case .integer:
-            guard let value = Int64(String(decoding: field, as: UTF8.self)) else {
-                throw PostgresError(message: "not an integer: \(String(decoding: field, as: UTF8.self))")
-            }
-            statement.bind(index, value)
-        case .real:
-            // Swift's parser rounds correctly, so the double is the one that was published.
-            guard let value = Double(String(decoding: field, as: UTF8.self)) else {
-                throw PostgresError(message: "not a number: \(String(decoding: field, as: UTF8.self))")
-            }
-            statement.bind(index, value)
-        case .text:
-            statement.bind(index, bytes: Array(field), asBlob: false)
-        case .blob:
-            guard let bytes = CopyText.byteaBytes(Array(field)) else {
-                throw PostgresError(message: "unreadable bytea value")
-            }
-            statement.bind(index, bytes: bytes, asBlob: true)
+        case .integer: statement.bind(index, try CopyBinaryReader.Fields.int64(field))
+        case .real: statement.bind(index, try CopyBinaryReader.Fields.double(field))
+        case .text: statement.bind(index, bytes: field, asBlob: false)
+        case .blob: statement.bind(index, bytes: field, asBlob: true)
         }
     }
 
@@ -87,43 +71,6 @@ enum PostgresCheckout {
                 CREATE TRIGGER "\(changeLog)_\(table.name)_delete" AFTER DELETE ON "\(table.name)"
                     BEGIN \(log)OLD.rowid); END;
                 """)
-        }
-    }
-}
-
-/// Splits a COPY text row into its fields without allocating for the usual field that has no backslash;
-/// escaped fields are unescaped into a reused buffer.
-struct CopyFieldScanner {
-    private var unescaped: [UInt8] = []
-
-    /// Calls `body` with each field's bytes (nil for `\N`), valid only during the call.
-    mutating func scan(
-        _ line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) throws -> Void
-    ) throws {
-        var start = 0
-        while true {
-            var end = start
-            var escaped = false
-            while end < line.count, line[end] != 9 {
-                if line[end] == 92 {
-                    escaped = true
-                    end += 1
-                }
-                end += 1
-            }
-            end = min(end, line.count)
-            let field = UnsafeRawBufferPointer(rebasing: line[start..<end])
-            if field.count == 2, field[0] == 92, field[1] == 78 {
-                try body(nil)
-            } else if escaped {
-                unescaped.removeAll(keepingCapacity: true)
-                CopyText.unescape(field, into: &unescaped)
-                try unescaped.withUnsafeBytes { try body($0) }
-            } else {
-                try body(field)
-            }
-            if end >= line.count { return }
-            start = end + 1
         }
     }
 }

@@ -22,8 +22,16 @@ final class PostgresConnection {
     /// `connection` is a `postgresql://` URL or `key=value` string; empty means libpq's `PG*` environment
     /// variables and defaults, so no password needs to sit in a crontab.
     init(_ connection: String, applicationName: String) throws {
-        let keys = ["dbname", "fallback_application_name", "connect_timeout"]
-        let values = [connection, applicationName, "15"]
+        // UTF-8 whatever the server's default: text travels as raw bytes in binary COPY. A cron job should not
+        // hang on an unreachable server. The connection string comes last, so what it says wins.
+        var keys = ["fallback_application_name", "client_encoding"]
+        var values = [applicationName, "UTF8"]
+        if ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
+            keys.append("connect_timeout")
+            values.append("15")
+        }
+        keys.append("dbname")
+        values.append(connection)
         let handle = withCStrings(keys) { keyPointers in
             withCStrings(values) { valuePointers in
                 // expand_dbname = 1: a URL or key=value string in `dbname` is expanded.
@@ -82,8 +90,8 @@ final class PostgresConnection {
 
     // MARK: - COPY
 
-    /// `COPY … FROM STDIN`: `produce` is called with a sender until it returns; the data must be in the
-    /// COPY text format (`CopyText`).
+    /// `COPY … FROM STDIN (FORMAT binary)`: `produce` is called with a sender to write the rows with
+    /// (`CopyBinaryWriter`); the header and trailer are added here.
     func copyIn(_ sql: String, _ produce: (CopySender) throws -> Void) throws {
         let start = PQexec(handle, sql)
         guard PQresultStatus(start) == PGRES_COPY_IN else {
@@ -94,7 +102,9 @@ final class PostgresConnection {
         PQclear(start)
         let sender = CopySender(connection: self)
         do {
+            try sender.withBuffer { $0.appendHeader() }
             try produce(sender)
+            try sender.withBuffer { $0.appendTrailer() }
             try sender.flush()
         } catch {
             PQputCopyEnd(handle, "healthetl stopped: \(error)")
@@ -105,8 +115,8 @@ final class PostgresConnection {
         try finishCommand(sql: sql)
     }
 
-    /// `COPY … TO STDOUT`: each row is handed to `consume` as its bytes without the final newline (valid
-    /// only during the call).
+    /// `COPY … TO STDOUT`: each message of COPY data (one row; the binary header comes with the first) is
+    /// handed to `consume`, valid only during the call.
     func copyOut(_ sql: String, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let start = PQexec(handle, sql)
         guard PQresultStatus(start) == PGRES_COPY_OUT else {
@@ -121,10 +131,8 @@ final class PostgresConnection {
             if count == -1 { break }
             guard count >= 0, let buffer else { throw lastError() }
             defer { PQfreemem(buffer) }
-            // libpq hands over exactly one row per call, newline included.
-            let length = Int(count) > 0 && buffer[Int(count) - 1] == 10 ? Int(count) - 1 : Int(count)
             do {
-                try consume(UnsafeRawBufferPointer(start: buffer, count: length))
+                try consume(UnsafeRawBufferPointer(start: buffer, count: Int(count)))
             } catch {
                 // The connection must be drained before it can be used again (or closed cleanly).
                 var rest: UnsafeMutablePointer<CChar>?
@@ -139,19 +147,19 @@ final class PostgresConnection {
     /// Sends COPY data in large messages: one libpq call per row would cost more than the rows.
     final class CopySender {
         private unowned let connection: PostgresConnection
-        private(set) var buffer = CopyTextBuffer()
+        private(set) var buffer = CopyBinaryWriter()
 
         fileprivate init(connection: PostgresConnection) { self.connection = connection }
 
         /// Appends to the pending data; sends it once it is large.
-        func withBuffer(_ body: (inout CopyTextBuffer) throws -> Void) throws {
+        func withBuffer(_ body: (inout CopyBinaryWriter) throws -> Void) throws {
             try body(&buffer)
             if buffer.count >= 1 << 18 { try flush() }
         }
 
         func flush() throws {
             guard buffer.count > 0 else { return }
-            let code = buffer.withBytes { bytes in
+            let code = buffer.bytes.withUnsafeBytes { bytes in
                 PQputCopyData(
                     connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
             }

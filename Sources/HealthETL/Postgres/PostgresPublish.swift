@@ -16,8 +16,6 @@ enum PostgresPublish {
         if onlyChanges {
             counts.rowsDeleted = try deleteChangedRows(database, connection, person: person)
         }
-        var personField = CopyTextBuffer()
-        personField.appendText(person)
         for table in PostgresSchema.tables {
             let key = table.hasOwnKey ? [] : ["rowid"]
             var sql = "SELECT " + (key + table.table.columnNames.map { "\"\($0)\"" }).joined(separator: ", ")
@@ -27,15 +25,18 @@ enum PostgresPublish {
                     + "'\(table.table.name)')"
             }
             let select = try database.prepare(sql)
-            let columnCount = Int32(key.count + table.table.columns.count)
+            let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
             var sent = 0
-            try connection.copyIn("COPY \(table.qualifiedName) (person, \(table.storedColumnList)) FROM STDIN") {
-                sender in
+            try connection.copyIn(
+                "COPY \(table.qualifiedName) (person, \(table.storedColumnList)) FROM STDIN (FORMAT binary)"
+            ) { sender in
                 try select.forEachRow { row in
                     try sender.withBuffer { buffer in
-                        personField.withBytes { buffer.appendText($0) }
-                        for column in 0..<columnCount { append(row.columnView(column), to: &buffer) }
-                        buffer.endRow()
+                        buffer.beginRow(fields: types.count + 1)
+                        buffer.append(text: person)
+                        for (column, type) in types.enumerated() {
+                            try append(row.columnView(Int32(column)), as: type, to: &buffer, table: table.table.name)
+                        }
                     }
                     sent += 1
                 }
@@ -45,13 +46,24 @@ enum PostgresPublish {
         return counts
     }
 
-    private static func append(_ value: SQLiteColumnView, to buffer: inout CopyTextBuffer) {
-        switch value {
-        case .null: buffer.appendNull()
-        case .integer(let number): buffer.append(number)
-        case .real(let number): buffer.append(number)
-        case .text(let bytes): buffer.appendText(bytes)
-        case .blob(let bytes): buffer.appendBytea(bytes)
+    /// A value in the binary form of its PostgreSQL column's type. SQLite's affinities make the storage class
+    /// match the declared type in practice; the other cases convert where that is exact and fail otherwise.
+    private static func append(
+        _ value: SQLiteColumnView, as type: PostgresSchema.SQLiteType, to buffer: inout CopyBinaryWriter, table: String
+    ) throws {
+        switch (value, type) {
+        case (.null, _): buffer.appendNull()
+        case (.integer(let number), .integer): buffer.append(number)
+        case (.real(let number), .real): buffer.append(number)
+        case (.integer(let number), .real): buffer.append(Double(number))
+        case (.real(let number), .integer) where number.rounded() == number && abs(number) < 9e18:
+            buffer.append(Int64(number))
+        case (.text(let bytes), .text), (.text(let bytes), .blob), (.blob(let bytes), .blob):
+            buffer.append(bytes: bytes)
+        case (.integer(let number), .text): buffer.append(text: String(number))
+        case (.real(let number), .text): buffer.append(text: String(number))
+        default:
+            throw PostgresError(message: "\(table): a value of the working copy does not fit its column type \(type.postgres)")
         }
     }
 
@@ -64,12 +76,12 @@ enum PostgresPublish {
                 + "ON COMMIT DROP")
         let changes = try database.prepare("SELECT table_name, row_key FROM \(PostgresCheckout.changeLog)")
         var count = 0
-        try connection.copyIn("COPY healthetl_changed FROM STDIN") { sender in
+        try connection.copyIn("COPY healthetl_changed FROM STDIN (FORMAT binary)") { sender in
             try changes.forEachRow { row in
                 try sender.withBuffer { buffer in
-                    append(row.columnView(0), to: &buffer)
-                    append(row.columnView(1), to: &buffer)
-                    buffer.endRow()
+                    buffer.beginRow(fields: 2)
+                    try append(row.columnView(0), as: .text, to: &buffer, table: PostgresCheckout.changeLog)
+                    try append(row.columnView(1), as: .integer, to: &buffer, table: PostgresCheckout.changeLog)
                 }
                 count += 1
             }

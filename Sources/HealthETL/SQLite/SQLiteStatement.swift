@@ -139,18 +139,16 @@ public final class SQLiteStatement {
     }
 
     /// Binds bytes as text or blob (SQLite copies them).
-    func bind(_ index: Int32, bytes: [UInt8], asBlob: Bool) {
-        bytes.withUnsafeBytes { raw in
-            // An empty array has no address, and a nil pointer would bind NULL instead of an empty value.
-            if raw.baseAddress == nil {
-                if asBlob { sqlite3_bind_zeroblob(handle, index, 0) } else { sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
-            } else if asBlob {
-                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), SQLITE_TRANSIENT)
-            } else {
-                sqlite3_bind_text(
-                    handle, index, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count),
-                    SQLITE_TRANSIENT)
-            }
+    func bind(_ index: Int32, bytes: UnsafeRawBufferPointer, asBlob: Bool) {
+        // An empty buffer may have no address, and a nil pointer would bind NULL instead of an empty value.
+        if bytes.isEmpty {
+            if asBlob { sqlite3_bind_zeroblob(handle, index, 0) } else { sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
+        } else if asBlob {
+            sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
+        } else {
+            sqlite3_bind_text(
+                handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                SQLITE_TRANSIENT)
         }
     }
 
