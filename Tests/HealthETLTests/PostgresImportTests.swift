@@ -89,6 +89,34 @@ struct PostgresImportTests {
                 "SELECT count(*) FROM healthetl.import_runs WHERE person = 'p1' AND outcome = 'ok'") == 2)
     }
 
+    /// The same zip again checks out only the run bookkeeping; the same zip in another time zone cannot take
+    /// that shortcut (the rollups move), and both end exactly where a SQLite database that saw the same runs
+    /// ends.
+    @Test func theSameZipAgainIsQuickAndStillExact() throws {
+        guard let database = try TestPostgres.makeDatabase("same zip again") else { return }
+        defer { database.drop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = try Self.export(days: 6, into: directory)
+        let sqlite = directory.file("direct.sqlite")
+        var outcomes: [String] = []
+        for zone in ["Europe/Berlin", "Europe/Berlin", "America/New_York"] {
+            _ = try ImportJob(inputPath: export, databasePath: sqlite, timeZone: TimeZone(identifier: zone)).run()
+            var job = ImportJob(inputPath: export, databasePath: "", timeZone: TimeZone(identifier: zone))
+            job.lockTimeoutSeconds = 10
+            let destination = PostgresDestination(connection: database.url, person: "gina")
+            let summary = try PipelinePlan(job: job, databasePath: nil, csv: nil, postgres: destination).run().summary
+            outcomes.append(summary.outcome + " \((summary.postgres?.rowsCheckedOut ?? -1) < 100 ? "quick" : "full")")
+            #expect(try Self.personContent(database, "gina", in: directory) == (try dataContent(of: sqlite)), "\(zone)")
+        }
+        // The first run has nothing to check out; the third re-reads nothing either (same zip) but rebuilds
+        // the rollups in the new zone, which needs the samples.
+        #expect(outcomes == ["ok quick", "unchanged quick", "unchanged full"])
+        let runs = try database.connect().query(
+            "SELECT outcome FROM healthetl.import_runs WHERE person = 'gina' ORDER BY id")
+        #expect(runs == [["ok"], ["unchanged"], ["unchanged"]])
+    }
+
     /// Three people in one database: re-importing one changes nothing of the others, and a person id with a
     /// quote in it is taken literally.
     @Test func peopleAreKeptApart() throws {

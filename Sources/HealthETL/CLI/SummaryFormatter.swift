@@ -63,6 +63,13 @@ enum SummaryFormatter {
         lines.append(
             "  changes: \(grouped(totals.added)) added, \(grouped(totals.replaced)) replaced, "
                 + "\(grouped(totals.deleted)) deleted (kept in deleted_samples), \(grouped(totals.unchanged)) unchanged")
+        if let postgres = summary.postgres {
+            lines.append(
+                String(
+                    format: "  PostgreSQL: %@ rows sent, %@ earlier rows replaced or removed (check-out %.1f s, publish %.1f s)",
+                    grouped(postgres.rowsSent), grouped(postgres.rowsDeleted), postgres.checkoutSeconds,
+                    postgres.publishSeconds))
+        }
         let items = summary.items.sorted { $0.value > $1.value }.map { "\($0.key) \(grouped($0.value))" }
         if !items.isEmpty { lines.append("  read: " + items.joined(separator: ", ")) }
         let rows = summary.rows.filter { $0.value > 0 }.sorted { $0.key < $1.key }

@@ -26,7 +26,7 @@ public struct Tool {
                healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
                healthetl status --db <path> [--json]
                healthetl set-timezone <zone> --db <path>
-               healthetl schema
+               healthetl schema [--postgres]
 
         ARGUMENTS:
           <export>                export.zip, the unzipped apple_health_export folder, or export.xml
@@ -76,7 +76,12 @@ public struct Tool {
         case "run": return runPipeline(rest)
         case "set-timezone": return runSetTimeZone(rest)
         case "schema":
-            standardOutput(SchemaDocumentation.markdown())
+            switch rest {
+            case []: standardOutput(SchemaDocumentation.markdown())
+            // For a DBA who creates the schema before granting importers less than CREATE.
+            case ["--postgres"]: standardOutput(PostgresSchema.createStatements.joined(separator: ";\n\n") + ";\n")
+            default: return usageError(UsageError(message: "Unexpected argument '\(rest[0])' (schema takes only --postgres)"))
+            }
             return 0
         default:
             return usageError(UsageError(message: "Unknown command '\(command)'."))

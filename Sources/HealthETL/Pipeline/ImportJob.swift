@@ -103,6 +103,11 @@ public struct ImportJob {
         return summary
     }
 
+    /// The fingerprint `run()` compares with the last successful run's; nil for inputs that are not zips.
+    func expectedInputFingerprint() throws -> String? {
+        inputFingerprint(try ExportContainer(path: inputPath))
+    }
+
     /// What decides the database's content besides the export: the zip's table of contents, the stages and
     /// dedup rules, the State of Mind file, and the versions of the tool and schema. The time zone is left
     /// out on purpose: changing it only recomputes `local_date`, which the sink does without a re-read.

@@ -7,13 +7,16 @@ enum PostgresCheckout {
     /// The working copy's log of changed rows: (table, rowid). Filled by triggers, read by `PostgresPublish`.
     static let changeLog = "healthetl_changes"
 
-    static func checkout(_ connection: PostgresConnection, person: String, into path: String) throws -> Int {
+    /// Returns the number of rows copied. `only` limits the copy to some tables (the others stay empty).
+    static func checkout(
+        _ connection: PostgresConnection, person: String, into path: String, only: Set<String>? = nil
+    ) throws -> Int {
         let database = try SQLiteConnection(path: path)
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN")
         _ = try SQLiteSink.prepareSchema(database, isNew: true)
         let personLiteral = try connection.literal(person)
         var rows = 0
-        for table in PostgresSchema.tables {
+        for table in PostgresSchema.tables where only?.contains(table.table.name) ?? true {
             let names = (table.hasOwnKey ? [] : ["rowid"]) + table.table.columnNames
             let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
             let insert = try database.prepare(

@@ -51,6 +51,9 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// Whether the connection to the server was lost.
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
     /// The rows of a statement, every value as text (nil for NULL). `parameters` are sent separately from
     /// the SQL (`$1`, `$2`…), as text.
     @discardableResult

@@ -48,6 +48,13 @@ enum PostgresPublish {
 
     /// A value in the binary form of its PostgreSQL column's type. SQLite's affinities make the storage class
     /// match the declared type in practice; the other cases convert where that is exact and fail otherwise.
+    /// The tables the working copy's change log names.
+    static func changedTables(in path: String) throws -> Set<String> {
+        let database = try SQLiteConnection(path: path, create: false)
+        let rows = try database.query("SELECT DISTINCT table_name FROM \(PostgresCheckout.changeLog)")
+        return Set(rows.compactMap { $0.first?.text })
+    }
+
     private static func append(
         _ value: SQLiteColumnView, as type: PostgresSchema.SQLiteType, to buffer: inout CopyBinaryWriter, table: String
     ) throws {

@@ -23,6 +23,9 @@ final class PostgresSession {
                 hint: "check --postgres or the PG* environment variables (PGHOST, PGDATABASE, PGUSER)")
         }
         do {
+            // The transaction stays open, idle, while the export is read (minutes for a large one), and its
+            // COPYs are long: a role's timeouts meant for interactive sessions must not cut it off.
+            try connection.execute("SET idle_in_transaction_session_timeout = 0; SET statement_timeout = 0")
             try Self.ensureSchema(connection)
             try connection.execute("BEGIN")
             open = true
@@ -104,6 +107,14 @@ final class PostgresSession {
             == "t"
     }
 
+    /// The input fingerprint of the person's last successful run (as `SQLiteSink.lastInputFingerprint` reads
+    /// it from a SQLite database).
+    func lastInputFingerprint() throws -> String? {
+        try connection.scalar(
+            "SELECT input_fingerprint FROM \(PostgresSchema.name).import_runs WHERE person = $1 "
+                + "AND outcome IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1", [destination.person])
+    }
+
     func commit() throws {
         guard open else { return }
         open = false
@@ -121,7 +132,9 @@ final class PostgresSession {
         switch error {
         case let error as ImportError: return error
         case let error as PostgresError:
-            return ImportError(.output, "\(error)", file: destination.displayName)
+            // A connection lost mid-run is the server's absence, which a later run may not meet (exit 69).
+            return ImportError(
+                connection.isBroken ? .unavailable : .output, "\(error)", file: destination.displayName)
         case let error as SQLiteError:
             return ImportError(.output, "working copy: \(error)", file: destination.displayName)
         default: return error
