@@ -25,11 +25,11 @@ struct PostgresFormatTests {
                 case .bytes(let bytes): bytes.withUnsafeBytes { writer.append(bytes: $0) }
                 }
             }
-            messages.append(writer.bytes)
+            messages.append(Array(writer.bytes))
             writer.removeAll()
         }
         writer.appendTrailer()
-        messages.append(writer.bytes)
+        messages.append(Array(writer.bytes))
 
         var reader = CopyBinaryReader()
         var result: [[Value]] = []
@@ -84,7 +84,7 @@ struct PostgresFormatTests {
         writer.appendHeader()
         writer.beginRow(fields: 2)
         writer.append(Int64(7))
-        let cut = Array(writer.bytes.dropLast(3))
+        let cut = Array(writer.bytes).dropLast(3)
         var fresh = CopyBinaryReader()
         #expect(throws: PostgresError.self) {
             try cut.withUnsafeBytes { try fresh.read($0) { fields in _ = try fields.next() } }

@@ -3,20 +3,30 @@
 ///
 /// Binary rather than text: neither side formats or parses numbers (a double travels as its 8 bytes, so it
 /// arrives exactly), and text needs no escaping. That halves the CPU of sending an export.
-struct CopyBinaryWriter {
-    private(set) var bytes: [UInt8] = []
+struct CopyBinaryWriter: ~Copyable {
+    /// Raw memory rather than `[UInt8]`: appending a buffer to an array goes byte by byte, and this writes
+    /// millions of fields.
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
 
     static let signature: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
 
-    init() { bytes.reserveCapacity(1 << 19) }
+    init(capacity: Int = 1 << 19) {
+        self.capacity = capacity
+        storage = .allocate(byteCount: capacity, alignment: 8)
+    }
 
-    var count: Int { bytes.count }
+    deinit { storage.deallocate() }
 
-    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    /// The bytes written so far, valid until the next change.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
+    mutating func removeAll() { count = 0 }
 
     /// The signature, no flags, no header extension.
     mutating func appendHeader() {
-        bytes.append(contentsOf: Self.signature)
+        Self.signature.withUnsafeBytes { appendRaw($0) }
         appendInteger(Int32(0))
         appendInteger(Int32(0))
     }
@@ -40,7 +50,7 @@ struct CopyBinaryWriter {
     /// A `text` (UTF-8) or `bytea` value.
     mutating func append(bytes value: UnsafeRawBufferPointer) {
         appendInteger(Int32(value.count))
-        bytes.append(contentsOf: value)
+        appendRaw(value)
     }
 
     mutating func append(text: String) {
@@ -48,8 +58,27 @@ struct CopyBinaryWriter {
         text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        grown.copyMemory(from: storage, byteCount: count)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+
+    private mutating func appendRaw(_ value: UnsafeRawBufferPointer) {
+        guard let base = value.baseAddress, !value.isEmpty else { return }
+        reserve(value.count)
+        (storage + count).copyMemory(from: base, byteCount: value.count)
+        count += value.count
+    }
+
+    @inline(__always) private mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
+        reserve(MemoryLayout<T>.size)
+        (storage + count).storeBytes(of: value.bigEndian, as: T.self)
+        count += MemoryLayout<T>.size
     }
 }
 

@@ -162,10 +162,9 @@ final class PostgresConnection {
 
         func flush() throws {
             guard buffer.count > 0 else { return }
-            let code = buffer.bytes.withUnsafeBytes { bytes in
-                PQputCopyData(
-                    connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-            }
+            let bytes = buffer.bytes
+            let code = PQputCopyData(
+                connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
             guard code == 1 else { throw connection.lastError() }
             buffer.removeAll()
         }
