@@ -12,8 +12,12 @@ enum PostgresCheckout {
         _ connection: PostgresConnection, person: String, into path: String, only: Set<String>? = nil
     ) throws -> Int {
         let database = try SQLiteConnection(path: path)
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN")
-        _ = try SQLiteSink.prepareSchema(database, isNew: true)
+        // As a first import builds a database (SQLiteTarget), except that the indexes come after the rows:
+        // one sort each instead of millions of insertions.
+        try database.execute(
+            "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                + "PRAGMA cache_size = -16384; BEGIN")
+        try Schema.createTables(database)
         let personLiteral = try connection.literal(person)
         var rows = 0
         for table in PostgresSchema.tables where only?.contains(table.table.name) ?? true {
@@ -40,6 +44,7 @@ enum PostgresCheckout {
                 }
             }
         }
+        try Schema.createIndexes(database)
         try installChangeLog(database)
         try database.execute("COMMIT")
         return rows

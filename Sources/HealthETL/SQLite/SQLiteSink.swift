@@ -100,13 +100,11 @@ public final class SQLiteSink: ExportSink {
     /// holds data of earlier runs to match against.
     static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> Bool {
         if isNew {
-            for table in Schema.tables { try connection.execute(table.createSQL) }
-            for view in Schema.views { try connection.execute(view) }
-            // Created before the load rather than after: rows arrive grouped by type and in time order within a
-            // type, so keeping these indexes up to date is nearly sequential and runs while the other thread
+            // Indexes before the load rather than after: rows arrive grouped by type and in time order within
+            // a type, so keeping these indexes up to date is nearly sequential and runs while the other thread
             // decodes, instead of a single-threaded sort at the end.
-            for index in Schema.indexes { try connection.execute(index) }
-            try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+            try Schema.createTables(connection)
+            try Schema.createIndexes(connection)
             return false
         }
         let version = try connection.scalar("PRAGMA user_version")

@@ -55,4 +55,16 @@ public enum Schema {
     }
 
     public static let tables: [SchemaTable] = sampleTables + workoutTables + otherTables + incrementalTables
+
+    /// The tables and views of a new database. `createIndexes` completes it (before or after loading rows).
+    static func createTables(_ connection: SQLiteConnection) throws {
+        for table in tables { try connection.execute(table.createSQL) }
+        for view in views { try connection.execute(view) }
+    }
+
+    /// The indexes, and the version that marks the schema complete.
+    static func createIndexes(_ connection: SQLiteConnection) throws {
+        for index in indexes { try connection.execute(index) }
+        try connection.execute("PRAGMA user_version = \(userVersion)")
+    }
 }
