@@ -167,7 +167,7 @@ import Testing
         #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": \"postgresql://h/db\"}]}")
             == ["sinks[0].person: missing: whose data is it? (\"person\": \"<id>\")"])
         #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": 5, \"person\": \"p\", \"pw\": 1}]}") == [
-            "sinks[0].pw: unknown field 'pw' (allowed in a postgres sink: postgres, person, wait, force)",
+            "sinks[0].pw: unknown field 'pw' (allowed in a postgres sink: postgres, person, wait, force, workingCopy)",
             "sinks[0].postgres: expected a string (a postgresql:// URL, or \"\" for the PG* environment variables), found a number",
         ])
     }

@@ -117,6 +117,42 @@ struct PostgresImportTests {
         #expect(runs == [["ok"], ["unchanged"], ["unchanged"]])
     }
 
+    /// With `--working-copy`, the next run on the same machine skips the check-out; once another machine has
+    /// imported the person, the kept copy is stale and is checked out again. Every state equals a SQLite
+    /// database that saw the same imports.
+    @Test func aKeptWorkingCopyIsUsedOnlyWhileItIsCurrent() throws {
+        guard let database = try TestPostgres.makeDatabase("kept working copy") else { return }
+        defer { database.drop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let exports = try [3, 5, 7, 9].map { try Self.export(days: $0, into: directory) }
+        let sqlite = directory.file("direct.sqlite")
+        let machineA = directory.file("machine-a")
+        func run(_ export: String, keptIn folder: String?) throws -> ImportSummary.PostgresReport {
+            _ = try ImportJob(inputPath: export, databasePath: sqlite, timeZone: Self.berlin).run()
+            let job = ImportJob(inputPath: export, databasePath: "", timeZone: Self.berlin)
+            let destination = PostgresDestination(connection: database.url, person: "hana", workingCopies: folder)
+            let summary = try PipelinePlan(job: job, databasePath: nil, csv: nil, postgres: destination).run().summary
+            #expect(try Self.personContent(database, "hana", in: directory) == (try dataContent(of: sqlite)))
+            return try #require(summary.postgres)
+        }
+        let first = try run(exports[0], keptIn: machineA)
+        #expect(!first.keptWorkingCopy && first.rowsCheckedOut == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: machineA).filter { $0.hasSuffix(".sqlite") }
+        #expect(kept.count == 1)
+        let mode = try FileManager.default.attributesOfItem(atPath: machineA + "/" + kept[0])[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let second = try run(exports[1], keptIn: machineA)
+        #expect(second.keptWorkingCopy && second.rowsCheckedOut == 0)
+        let elsewhere = try run(exports[2], keptIn: nil)  // another machine, without a kept copy
+        #expect(!elsewhere.keptWorkingCopy && elsewhere.rowsCheckedOut > 0)
+        let stale = try run(exports[3], keptIn: machineA)
+        #expect(!stale.keptWorkingCopy && stale.rowsCheckedOut > 0)
+        let again = try run(exports[3], keptIn: machineA)
+        #expect(again.keptWorkingCopy)
+    }
+
     /// Three people in one database: re-importing one changes nothing of the others, and a person id with a
     /// quote in it is taken literally.
     @Test func peopleAreKeptApart() throws {

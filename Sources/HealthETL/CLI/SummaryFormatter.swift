@@ -64,10 +64,13 @@ enum SummaryFormatter {
             "  changes: \(grouped(totals.added)) added, \(grouped(totals.replaced)) replaced, "
                 + "\(grouped(totals.deleted)) deleted (kept in deleted_samples), \(grouped(totals.unchanged)) unchanged")
         if let postgres = summary.postgres {
+            let checkout =
+                postgres.keptWorkingCopy
+                ? "working copy kept from the last run" : "check-out of \(grouped(postgres.rowsCheckedOut)) rows"
             lines.append(
                 String(
-                    format: "  PostgreSQL: %@ rows sent, %@ earlier rows replaced or removed (check-out %.1f s, publish %.1f s)",
-                    grouped(postgres.rowsSent), grouped(postgres.rowsDeleted), postgres.checkoutSeconds,
+                    format: "  PostgreSQL: %@ rows sent, %@ earlier rows replaced or removed (%@ %.1f s, publish %.1f s)",
+                    grouped(postgres.rowsSent), grouped(postgres.rowsDeleted), checkout, postgres.checkoutSeconds,
                     postgres.publishSeconds))
         }
         let items = summary.items.sorted { $0.value > $1.value }.map { "\($0.key) \(grouped($0.value))" }

@@ -21,7 +21,7 @@ public struct Tool {
 
         USAGE: healthetl import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]
                healthetl import <export> --csv <folder> [--excel]
-               healthetl import <export> --person <id> [--postgres <url>]
+               healthetl import <export> --person <id> [--postgres <url>] [--working-copy <folder>]
                healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
                healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
                healthetl status --db <path> [--json]
@@ -38,6 +38,8 @@ public struct Tool {
                                   each person's rows are kept apart and updated like a database of their own.
           --postgres <url>        The PostgreSQL server for --person (postgresql://user@host/db); without it,
                                   libpq's PG* environment variables (PGHOST, PGDATABASE, PGUSER, PGPASSFILE).
+          --working-copy <folder> Keep the person's working copy here between runs (owner-only): the next run
+                                  on this machine skips copying the person's rows out of the server.
           --csv <folder>          Also (or, without --db, only) write CSV files: one per table, and the daily
                                   rollups daily.csv, daily_long.csv, daily_units.csv.
           --excel                 CSV for spreadsheets: BOM, dates as 2024-03-31 08:15:00, no blobs, cells
@@ -99,6 +101,7 @@ public struct Tool {
             arguments = try Arguments(
                 rawArguments, valueOptions: [
                     "--db", "--timezone", "--wait", "--state-of-mind", "--csv", "--person", "--postgres",
+                    "--working-copy",
                 ],
                 flagOptions: [
                     "--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan", "--excel",
@@ -185,8 +188,8 @@ public struct Tool {
 
     static func postgresDestination(_ arguments: Arguments) throws(UsageError) -> PostgresDestination? {
         guard let person = arguments.values["--person"] else {
-            if arguments.values["--postgres"] != nil {
-                throw UsageError(message: "'--postgres <url>' needs '--person <id>': whose data is it?")
+            for option in ["--postgres", "--working-copy"] where arguments.values[option] != nil {
+                throw UsageError(message: "'\(option)' needs '--person <id>': whose data is it?")
             }
             return nil
         }
@@ -194,7 +197,9 @@ public struct Tool {
             throw UsageError(message: "'--person <id>' imports into PostgreSQL; leave out '--db <path>'")
         }
         try PostgresDestination.checkPerson(person)
-        return PostgresDestination(connection: arguments.values["--postgres"] ?? "", person: person)
+        return PostgresDestination(
+            connection: arguments.values["--postgres"] ?? "", person: person,
+            workingCopies: arguments.values["--working-copy"])
     }
 
     static func lockTimeout(_ arguments: Arguments) throws(UsageError) -> Double {

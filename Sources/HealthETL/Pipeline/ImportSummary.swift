@@ -43,6 +43,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
         public var person: String
         /// Earlier rows copied out of the server into the working copy (0 for a first import).
         public var rowsCheckedOut: Int
+        /// Whether a working copy kept from an earlier run on this machine replaced the check-out.
+        public var keptWorkingCopy: Bool
         /// Rows copied to the server: all of them for a person's first import, else only those that changed.
         public var rowsSent: Int
         /// Earlier rows deleted on the server because they changed or went away.

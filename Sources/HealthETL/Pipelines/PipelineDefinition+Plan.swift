@@ -34,7 +34,9 @@ extension PipelineDefinition {
         }
         return PipelinePlan(
             job: job, databasePath: sqlite?.path, csv: csvOutput,
-            postgres: postgres.map { PostgresDestination(connection: $0.connection, person: $0.person) })
+            postgres: postgres.map {
+                PostgresDestination(connection: $0.connection, person: $0.person, workingCopies: $0.workingCopies)
+            })
     }
 
     /// The filters as instants: `from`/`to` are local dates in the pipeline's time zone (else the machine's).

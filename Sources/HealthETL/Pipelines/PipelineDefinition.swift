@@ -62,6 +62,8 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var person: String
         public var wait: Double = 10
         public var force = false
+        /// Where to keep the person's working copy between runs (`--working-copy`).
+        public var workingCopies: String?
     }
 
     public struct CSVOutput: Sendable, Equatable {

@@ -12,7 +12,7 @@ import Foundation
 extension PipelineParser {
     static let sqliteFields = ["sqlite", "wait", "force"]
     static let csvFields = ["csv", "excel", "tables", "daily"]
-    static let postgresFields = ["postgres", "person", "wait", "force"]
+    static let postgresFields = ["postgres", "person", "wait", "force", "workingCopy"]
     static let sinkKinds = ["sqlite", "postgres", "csv"]
     static let maximumWait: Double = 86_400
 
@@ -93,6 +93,11 @@ extension PipelineParser {
             }
         }
         if let force = optionalBool(value, "force", in: path) { output.force = force }
+        if let folder = value["workingCopy"],
+            let text = reader.nonEmptyString(folder, at: PipelineJSONReader.path(path, "workingCopy"))
+        {
+            output.workingCopies = PipelinePaths.absolute(text, relativeTo: baseDirectory)
+        }
         return output
     }
 

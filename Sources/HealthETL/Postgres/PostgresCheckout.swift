@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Copies one person's rows out of PostgreSQL into a new SQLite working copy with the same schema, keeping
 /// every row's key (`id`, or the rowid kept in `row_key`), then installs triggers that log which rows the
@@ -11,6 +12,12 @@ enum PostgresCheckout {
     static func checkout(
         _ connection: PostgresConnection, person: String, into path: String, only: Set<String>? = nil
     ) throws -> Int {
+        // Owner-only from its first byte: it is the person's health data.
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw PostgresError(message: "cannot create the working copy \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
         let database = try SQLiteConnection(path: path)
         // As a first import builds a database (SQLiteTarget), except that the indexes come after the rows:
         // one sort each instead of millions of insertions.

@@ -6,10 +6,13 @@ public struct PostgresDestination: Sendable, Equatable {
     /// A `postgresql://` URL or `key=value` string; empty for libpq's `PG*` environment variables.
     public var connection: String
     public var person: String
+    /// A folder to keep the person's working copy in between runs (`--working-copy`); nil: none is kept.
+    public var workingCopies: String?
 
-    public init(connection: String, person: String) {
+    public init(connection: String, person: String, workingCopies: String? = nil) {
         self.connection = connection
         self.person = person
+        self.workingCopies = workingCopies
     }
 
     /// Names the person in messages without the connection string, which may hold a password.
@@ -47,26 +50,43 @@ struct PostgresImport {
         let clock = ContinuousClock()
         let started = clock.now
         let hadData: Bool
-        do {
-            hadData = try session.personHasData()
-            if hadData, let result = try sameExportAgain(session, workspace) { return result }
-        } catch {
-            session.rollback()
-            throw session.describe(error)
-        }
-
         var job = job
         job.databasePath = workspace.databasePath
         var checkedOut = 0
+        var kept: String?  // the kept working copy's path, with --working-copy
+        var reused = false
         do {
-            if hadData {
-                checkedOut = try PostgresCheckout.checkout(
-                    session.connection, person: destination.person, into: job.databasePath)
+            hadData = try session.personHasData()
+            if let folder = destination.workingCopies {
+                kept = try PostgresWorkingCopies(directory: folder).path(
+                    database: session.databaseName(), person: destination.person)
+            }
+            if hadData, let kept,
+                try PostgresWorkingCopies.isCurrent(kept, session: session, scratch: workspace.directory + "/server.sqlite")
+            {
+                try PostgresWorkingCopies.reuse(kept)
+                job.databasePath = kept
+                reused = true
+            } else {
+                // Not with a kept copy to refresh: the shortcut would leave it behind the server.
+                if hadData, kept == nil, let result = try sameExportAgain(session, workspace) { return result }
+                if let kept {
+                    PostgresWorkingCopies.discard(kept)
+                    job.databasePath = kept
+                }
+                if hadData {
+                    checkedOut = try PostgresCheckout.checkout(
+                        session.connection, person: destination.person, into: job.databasePath)
+                }
             }
         } catch {
             session.rollback()
+            if let kept { PostgresWorkingCopies.discard(kept) }
             throw session.describe(error)
         }
+        // From here on, any failure leaves a kept copy that may be ahead of the server: it goes.
+        var succeeded = false
+        defer { if !succeeded, let kept { PostgresWorkingCopies.discard(kept) } }
         let checkoutSeconds = ImportJob.seconds(clock.now - started)
         var summary: ImportSummary
         do {
@@ -90,11 +110,13 @@ struct PostgresImport {
             let counts = try PostgresPublish.publish(
                 from: job.databasePath, to: session.connection, person: destination.person, onlyChanges: hadData)
             summary.postgres = ImportSummary.PostgresReport(
-                person: destination.person, rowsCheckedOut: checkedOut, rowsSent: counts.rowsSent,
-                rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
+                person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: reused,
+                rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
                 publishSeconds: ImportJob.seconds(clock.now - publishStarted))
             let report = try csv?.write(from: job.databasePath)
             try session.commit()
+            if let kept, !hadData { try PostgresWorkingCopies.keep(kept) }
+            succeeded = true
             summary.seconds = ImportJob.seconds(clock.now - started)
             return PipelinePlan.Result(summary: summary, csv: report)
         } catch {
@@ -140,8 +162,8 @@ struct PostgresImport {
         let counts = try PostgresPublish.publish(
             from: quick.databasePath, to: session.connection, person: destination.person, onlyChanges: true)
         summary.postgres = ImportSummary.PostgresReport(
-            person: destination.person, rowsCheckedOut: checkedOut, rowsSent: counts.rowsSent,
-            rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
+            person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: false,
+            rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
             publishSeconds: ImportJob.seconds(clock.now - publishStarted))
         try session.commit()
         summary.seconds = ImportJob.seconds(clock.now - started)

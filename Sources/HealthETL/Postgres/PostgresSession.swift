@@ -115,6 +115,8 @@ final class PostgresSession {
                 + "AND outcome IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1", [destination.person])
     }
 
+    func databaseName() throws -> String { try connection.scalar("SELECT current_database()") ?? "" }
+
     func commit() throws {
         guard open else { return }
         open = false
