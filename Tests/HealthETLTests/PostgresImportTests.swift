@@ -87,6 +87,17 @@ struct PostgresImportTests {
         #expect(
             try database.count(
                 "SELECT count(*) FROM healthetl.import_runs WHERE person = 'p1' AND outcome = 'ok'") == 2)
+
+        // `status --person` reports what `status --db` reports for the SQLite database.
+        let serverStatus = try PostgresStatus.read(PostgresDestination(connection: database.url, person: "p1"))
+        let fileStatus = try DatabaseStatus.read(path: sqlite)
+        #expect(serverStatus.totals == fileStatus.totals)
+        #expect(serverStatus.lastRuns.map(\.outcome) == fileStatus.lastRuns.map(\.outcome))
+        #expect(serverStatus.anchors.map(\.rows) == fileStatus.anchors.map(\.rows))
+        #expect(serverStatus.path == "PostgreSQL person p1")
+        #expect(throws: ImportError.self) {
+            try PostgresStatus.read(PostgresDestination(connection: database.url, person: "nobody"))
+        }
     }
 
     /// The same zip again checks out only the run bookkeeping; the same zip in another time zone cannot take

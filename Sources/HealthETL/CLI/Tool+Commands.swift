@@ -67,18 +67,25 @@ extension Tool {
     func runStatus(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(rawArguments, valueOptions: ["--db"], flagOptions: ["--json"])
+            arguments = try Arguments(
+                rawArguments, valueOptions: ["--db", "--person", "--postgres"], flagOptions: ["--json"])
         } catch {
             return usageError(error)
         }
-        guard let database = arguments.values["--db"] else {
-            return usageError(UsageError(message: "Missing expected option '--db <path>'"))
+        let postgres: PostgresDestination?
+        do throws(UsageError) {
+            postgres = try Self.postgresDestination(arguments)
+        } catch {
+            return usageError(error)
+        }
+        guard let database = arguments.values["--db"] ?? postgres?.displayName else {
+            return usageError(UsageError(message: "Missing expected option '--db <path>' or '--person <id>'"))
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
         }
         return reportErrors(input: database) {
-            let status = try DatabaseStatus.read(path: database)
+            let status = try postgres.map { try PostgresStatus.read($0) } ?? DatabaseStatus.read(path: database)
             if arguments.flags.contains("--json") {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

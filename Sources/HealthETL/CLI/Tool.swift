@@ -24,7 +24,7 @@ public struct Tool {
                healthetl import <export> --person <id> [--postgres <url>] [--working-copy <folder>]
                healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
                healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
-               healthetl status --db <path> [--json]
+               healthetl status (--db <path> | --person <id> [--postgres <url>]) [--json]
                healthetl set-timezone <zone> --db <path>
                healthetl schema [--postgres]
 

@@ -14,14 +14,7 @@ final class PostgresSession {
 
     init(_ destination: PostgresDestination, lockTimeoutSeconds: Double) throws {
         self.destination = destination
-        let application = "healthetl \(HealthETLVersion.current) pid \(getpid()) on \(Self.hostName)"
-        do {
-            connection = try PostgresConnection(destination.connection, applicationName: application)
-        } catch {
-            throw ImportError(
-                .unavailable, "cannot connect to PostgreSQL: \(error)", file: destination.displayName,
-                hint: "check --postgres or the PG* environment variables (PGHOST, PGDATABASE, PGUSER)")
-        }
+        connection = try Self.connect(destination)
         do {
             // The transaction stays open, idle, while the export is read (minutes for a large one), and its
             // COPYs are long: a role's timeouts meant for interactive sessions must not cut it off.
@@ -33,6 +26,18 @@ final class PostgresSession {
         } catch {
             rollback()
             throw describe(error)
+        }
+    }
+
+    /// A connection named after this process (the lock holder's message shows it), or exit 69.
+    static func connect(_ destination: PostgresDestination) throws -> PostgresConnection {
+        let application = "healthetl \(HealthETLVersion.current) pid \(getpid()) on \(hostName)"
+        do {
+            return try PostgresConnection(destination.connection, applicationName: application)
+        } catch {
+            throw ImportError(
+                .unavailable, "cannot connect to PostgreSQL: \(error)", file: destination.displayName,
+                hint: "check --postgres or the PG* environment variables (PGHOST, PGDATABASE, PGUSER)")
         }
     }
 

@@ -80,7 +80,9 @@ public struct DatabaseStatus: Codable, Sendable {
 
     /// The status for people: totals, the last runs, then one line per type.
     public var text: String {
-        var lines = ["\(path): \(bytes / 1_000_000) MB, local dates in \(timeZone ?? "(not set)")"]
+        // A server's person has no file size.
+        let size = bytes > 0 ? "\(bytes / 1_000_000) MB, " : ""
+        var lines = ["\(path): \(size)local dates in \(timeZone ?? "(not set)")"]
         lines.append(
             "  rows: "
                 + totals.sorted { $0.key < $1.key }.map { "\($0.key) \(SummaryFormatter.grouped(Int($0.value)))" }
