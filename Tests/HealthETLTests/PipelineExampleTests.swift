@@ -56,6 +56,18 @@ import Testing
         #expect(definition.sqlite != nil && definition.csv != nil)
     }
 
+    @Test func studyPostgresImportsOneParticipantWithoutAPasswordInTheFile() throws {
+        let definition = try PipelineDefinition.load(path: Self.example("study-postgres.json"))
+        #expect(definition.inputIsGlob)
+        #expect(definition.sqlite == nil && definition.csv == nil)
+        #expect(
+            definition.postgres
+                == .init(
+                    connection: "", person: "P017", wait: 600, force: false,
+                    workingCopies: "/var/lib/healthetl/working-copies"))
+        #expect(definition.describe().contains("  postgres: person P017 on the PG* environment (wait 600 s)"))
+    }
+
     @Test func describeListsInputStagesAndSinks() throws {
         let definition = try PipelineDefinition.load(path: Self.example("research-subset.json"))
         let text = definition.describe()
