@@ -97,7 +97,9 @@ extension SQLiteSink {
         for table in TrackedTable.allCases where previous.tables[table.rawValue].hasUnseenRows {
             var unseen: [Int64] = []
             let rows = previous.tables[table.rawValue]
-            let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1")
+            // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
+            // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
+            let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1 ORDER BY id")
             scan.bind(1, rows.previousMaxID)
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
             if !options.scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id) } }

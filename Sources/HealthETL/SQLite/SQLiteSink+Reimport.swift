@@ -73,7 +73,7 @@ struct ReimportStatements {
         }
         deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
         correlationChildren = try connection.prepare(
-            "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1")
+            "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1 ORDER BY rowid")
     }
 
     static func archiveSQL(_ table: TrackedTable) -> String {
@@ -85,8 +85,8 @@ struct ReimportStatements {
                 end_date, local_date, identity, row_json, metadata_json)
             SELECT ?1, ?2, '\(table.name)', id, \(table.typeColumn), source_name, start_date, end_date, local_date,
                 identity, json_object(\(object)),
-                (SELECT json_group_array(json_array(key, value)) FROM metadata
-                 WHERE parent_table = '\(table.name)' AND parent_id = t.id)
+                (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
+                 WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
             FROM "\(table.name)" AS t WHERE id = ?3
             RETURNING type, identity, unixepoch(start_date)
             """
