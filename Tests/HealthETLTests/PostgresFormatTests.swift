@@ -139,5 +139,13 @@ struct PostgresFormatTests {
         #expect(result.err.contains("PostgreSQL person p7: error: cannot connect to PostgreSQL"))
         #expect(!result.err.contains("s3cret"))
         #expect(result.err.split(separator: "\n").count == 1)
+
+        // A string libpq cannot parse is quoted in its message: exit 64, and the quoted part left out.
+        for malformed in ["postgresql://etl:s3cret@[::1/db", "postgresql://etl:s3cr%zzet@h/db"] {
+            let parsed = runTool(["import", export, "--person", "p7", "--postgres", malformed])
+            #expect(parsed.code == 64)
+            #expect(parsed.err.contains("the PostgreSQL connection string cannot be read"))
+            #expect(!parsed.err.contains("s3cr"))
+        }
     }
 }

@@ -218,7 +218,7 @@ struct PostgresImportTests {
             PostgresDestination(connection: database.url, person: "carol"), lockTimeoutSeconds: 0)
         let personKey = key.personKey
         key.rollback()
-        try holder.query("SELECT pg_advisory_xact_lock($1, $2)", [String(PostgresSession.lockClass), String(personKey)])
+        try holder.query("SELECT pg_advisory_xact_lock($1)", [String(personKey)])
 
         let started = Date()
         #expect {
@@ -234,6 +234,17 @@ struct PostgresImportTests {
 
         try holder.execute("ROLLBACK")
         #expect(try Self.importIntoPostgres(export, person: "carol", database, lockTimeout: 1).outcome == "ok")
+
+        // A table lock held elsewhere (an analyst's open transaction) is waited for at most --wait, too.
+        try holder.execute("BEGIN; LOCK TABLE healthetl.import_runs IN ACCESS EXCLUSIVE MODE")
+        let blocked = Date()
+        #expect {
+            try Self.importIntoPostgres(export, person: "erika", database, lockTimeout: 1)
+        } throws: { error in
+            (error as? ImportError)?.kind == .locked && "\(error)".contains("longer than --wait")
+        }
+        #expect(Date().timeIntervalSince(blocked) < 10)
+        try holder.execute("ROLLBACK")
     }
 
     /// A run that fails on bad input is rolled back and recorded as failed; the person's data is untouched.

@@ -5,9 +5,30 @@ import Foundation
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var sqlState: String?
+    /// The connection string itself is malformed (a usage error, not an unreachable server).
+    public var isInvalidConnectionString = false
+
+    /// libpq quotes the part of a connection string it cannot parse, which may be the password: such quoted
+    /// parts are left out of anything healthetl prints.
+    var withoutQuotedParts: PostgresError {
+        var copy = self
+        var result = ""
+        var inQuote = false
+        for character in message {
+            if character == "\"" {
+                result += inQuote ? "…\"" : "\""
+                inQuote.toggle()
+            } else if !inQuote {
+                result.append(character)
+            }
+        }
+        copy.message = result
+        return copy
+    }
 
     public var description: String {
         let text = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\t", with: "")
         return sqlState.map { "PostgreSQL error \($0): \(text)" } ?? "PostgreSQL: \(text)"
     }
 }
@@ -22,6 +43,15 @@ final class PostgresConnection {
     /// `connection` is a `postgresql://` URL or `key=value` string; empty means libpq's `PG*` environment
     /// variables and defaults, so no password needs to sit in a crontab.
     init(_ connection: String, applicationName: String) throws {
+        if !connection.isEmpty {
+            var failure: UnsafeMutablePointer<CChar>?
+            guard let options = PQconninfoParse(connection, &failure) else {
+                let reason = failure.map { String(cString: $0) } ?? "out of memory"
+                if let failure { PQfreemem(failure) }
+                throw PostgresError(message: reason, isInvalidConnectionString: true).withoutQuotedParts
+            }
+            PQconninfoFree(options)
+        }
         // UTF-8 whatever the server's default: text travels as raw bytes in binary COPY. A cron job should not
         // hang on an unreachable server. The connection string comes last, so what it says wins.
         var keys = ["fallback_application_name", "client_encoding"]

@@ -9,8 +9,8 @@ final class PostgresSession {
     let destination: PostgresDestination
     private var open = false
 
-    /// First key of healthetl's advisory locks ("HETL"); the second is 0 for schema changes, else the person's.
-    static let lockClass: Int32 = 0x4845_544C
+    /// The advisory lock of schema changes ("HETL" twice); a person's is a 64-bit hash of their id.
+    static let schemaLockKey: Int64 = 0x4845_544C_4845_544C
 
     init(_ destination: PostgresDestination, lockTimeoutSeconds: Double) throws {
         self.destination = destination
@@ -19,8 +19,13 @@ final class PostgresSession {
             // The transaction stays open, idle, while the export is read (minutes for a large one), and its
             // COPYs are long: a role's timeouts meant for interactive sessions must not cut it off.
             try connection.execute("SET idle_in_transaction_session_timeout = 0; SET statement_timeout = 0")
+            // --wait also bounds waiting for a table lock (an analyst's open transaction, a DBA's maintenance):
+            // an unattended import must end, with exit 75, instead of hanging.
+            try connection.execute("SET lock_timeout = \(Int(max(1, lockTimeoutSeconds * 1000)))")
             try Self.ensureSchema(connection)
-            try connection.execute("BEGIN")
+            // Explicitly: under a server default of REPEATABLE READ the snapshot would be taken while waiting
+            // for the person's lock, and the run would not see the import it waited for.
+            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
             open = true
             try lockPerson(timeoutSeconds: lockTimeoutSeconds)
         } catch {
@@ -34,8 +39,14 @@ final class PostgresSession {
         let application = "healthetl \(HealthETLVersion.current) pid \(getpid()) on \(hostName)"
         do {
             return try PostgresConnection(destination.connection, applicationName: application)
-        } catch {
+        } catch let error as PostgresError where error.isInvalidConnectionString {
             throw ImportError(
+                .usage, "the PostgreSQL connection string cannot be read: \(error.withoutQuotedParts)",
+                file: destination.displayName,
+                hint: "postgresql://user@host:port/database, with special characters percent-encoded")
+        } catch let error as PostgresError {
+            throw ImportError(
+                // libpq's connection errors quote hosts and users, never the password: kept for diagnosis.
                 .unavailable, "cannot connect to PostgreSQL: \(error)", file: destination.displayName,
                 hint: "check --postgres or the PG* environment variables (PGHOST, PGDATABASE, PGUSER)")
         }
@@ -50,9 +61,9 @@ final class PostgresSession {
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers
     /// do not both create them; refuses a schema written by another version.
     static func ensureSchema(_ connection: PostgresConnection) throws {
-        try connection.execute("BEGIN")
+        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
-            try connection.query("SELECT pg_advisory_xact_lock($1, 0)", [String(lockClass)])
+            try connection.query("SELECT pg_advisory_xact_lock($1)", [String(schemaLockKey)])
             if try connection.scalar("SELECT to_regclass($1)", ["\(PostgresSchema.name).schema_info"]) == nil {
                 for statement in PostgresSchema.createStatements { try connection.execute(statement) }
             } else {
@@ -72,19 +83,21 @@ final class PostgresSession {
         }
     }
 
-    /// The person's lock key: a stable 31-bit hash of the id (a collision only makes two people take turns).
-    var personKey: Int32 {
+    /// The person's lock key: a 64-bit hash of the id, so two people practically never share one (if they
+    /// did, they would only take turns).
+    var personKey: Int64 {
         var hasher = StableHasher()
+        hasher.combine("healthetl person")
         hasher.combine(destination.person)
-        let key = Int32(truncatingIfNeeded: hasher.finish() & 0x7FFF_FFFF)
-        return key == 0 ? 1 : key
+        let key = hasher.finish()
+        return key == Self.schemaLockKey ? 1 : key
     }
 
     private func lockPerson(timeoutSeconds: Double) throws {
         let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
-        let arguments = [String(Self.lockClass), String(personKey)]
+        let arguments = [String(personKey)]
         while true {
-            if try connection.scalar("SELECT pg_try_advisory_xact_lock($1, $2)", arguments) == "t" { return }
+            if try connection.scalar("SELECT pg_try_advisory_xact_lock($1)", arguments) == "t" { return }
             if Date() >= deadline { break }
             usleep(200_000)
         }
@@ -93,7 +106,8 @@ final class PostgresSession {
             SELECT a.application_name, coalesce(host(a.client_addr), 'local socket'),
                    to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid
+            WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+              AND l.classid = ($1::bigint >> 32 & 4294967295)::oid AND l.objid = ($1::bigint & 4294967295)::oid
             """, arguments
         ).first
         var who = "another importer"
@@ -138,6 +152,10 @@ final class PostgresSession {
     func describe(_ error: Error) -> Error {
         switch error {
         case let error as ImportError: return error
+        case let error as PostgresError where error.sqlState == "55P03":
+            return ImportError(
+                .locked, "another session holds a lock on healthetl's tables longer than --wait: \(error)",
+                file: destination.displayName, hint: "look for long-running transactions in pg_stat_activity")
         case let error as PostgresError:
             // A connection lost mid-run is the server's absence, which a later run may not meet (exit 69).
             return ImportError(
