@@ -267,6 +267,20 @@ struct PostgresImportTests {
             try database.count(
                 "SELECT count(*) FROM healthetl.import_runs WHERE person = 'erin' AND outcome = 'failed'") == 1)
 
+        // An older export is refused, and the message (also in import_runs) names the person, not the
+        // working copy, whose path means nothing after the run.
+        let older = try Self.export(days: 2, into: directory)
+        #expect {
+            try Self.importIntoPostgres(older, person: "erin", database)
+        } throws: { error in
+            let text = "\(error)"
+            return (error as? ImportError)?.kind == .refused && text.hasPrefix("PostgreSQL person erin: error:")
+                && !text.contains("working.sqlite")
+        }
+        let stored = try database.connect().scalar(
+            "SELECT error FROM healthetl.import_runs WHERE person = 'erin' AND outcome = 'refused'")
+        #expect(stored?.hasPrefix("PostgreSQL person erin: error:") == true)
+
         // A failed first import leaves no trace of the person at all.
         #expect(throws: ImportError.self) { try Self.importIntoPostgres(broken, person: "frank", database) }
         #expect(try database.count("SELECT count(*) FROM healthetl.import_runs WHERE person = 'frank'") == 0)

@@ -22,6 +22,9 @@ public struct ImportJob {
     public var allowOlderExport = false
     /// Read the export even when it is the same file as the last successful run (`--rescan`).
     public var rescan = false
+    /// How errors name the database, when not by its path (a PostgreSQL working copy is named after the
+    /// person: its path means nothing once the run is over, yet the message is stored in `import_runs`).
+    public var databaseLabel: String?
 
     public init(inputPath: String, databasePath: String, timeZone: TimeZone?) {
         self.inputPath = inputPath
@@ -45,9 +48,14 @@ public struct ImportJob {
         options.allowOlderExport = allowOlderExport
         options.replacesStateOfMind = stateOfMindPath != nil
         options.convertsUnits = stages.contains { $0 is UnitStage }
-        let sink = try SQLiteSink(
-            path: databasePath, timeZone: timeZone, options: options,
-            lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+        let sink: SQLiteSink
+        do {
+            sink = try SQLiteSink(
+                path: databasePath, timeZone: timeZone, options: options,
+                lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+        } catch {
+            throw labeled(error)
+        }
         summary.timeZone = sink.timeZone.identifier
         let reader: ExportReader
         do {
@@ -58,8 +66,8 @@ public struct ImportJob {
             }
             reader = try ExportReader(container: container)
         } catch {
-            sink.abort(recording: error, summary: summary)
-            throw error
+            sink.abort(recording: labeled(error), summary: summary)
+            throw labeled(error)
         }
 
         // Decode (and run the stages) on a second thread while this one writes.
@@ -80,8 +88,8 @@ public struct ImportJob {
         } catch {
             queue.cancel()
             produced.value.waitUntilDone()
-            sink.abort(recording: error, summary: produced.value.summary)
-            throw error
+            sink.abort(recording: labeled(error), summary: produced.value.summary)
+            throw labeled(error)
         }
         produced.value.waitUntilDone()
         summary = produced.value.summary
@@ -96,8 +104,8 @@ public struct ImportJob {
         do {
             summary = try sink.finish(summary)
         } catch {
-            sink.abort(recording: error, summary: summary)
-            throw error
+            sink.abort(recording: labeled(error), summary: summary)
+            throw labeled(error)
         }
         summary.seconds = Self.seconds(clock.now - started)
         return summary
@@ -129,6 +137,13 @@ public struct ImportJob {
         var hasher = StableHasher()
         for part in parts { hasher.combine(part) }
         return String(UInt64(bitPattern: hasher.finish()), radix: 16)
+    }
+
+    /// The error with the database named by `databaseLabel`.
+    func labeled(_ error: Error) -> Error {
+        guard let databaseLabel, var error = error as? ImportError, error.file == databasePath else { return error }
+        error.file = databaseLabel
+        return error
     }
 
     static func seconds(_ duration: Duration) -> Double {

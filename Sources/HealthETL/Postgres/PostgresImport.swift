@@ -52,6 +52,7 @@ struct PostgresImport {
         let hadData: Bool
         var job = job
         job.databasePath = workspace.databasePath
+        job.databaseLabel = destination.displayName
         var checkedOut = 0
         var kept: String?  // the kept working copy's path, with --working-copy
         var reused = false
@@ -149,6 +150,7 @@ struct PostgresImport {
         let started = clock.now
         var quick = job
         quick.databasePath = workspace.directory + "/bookkeeping.sqlite"
+        quick.databaseLabel = destination.displayName
         defer { try? FileManager.default.removeItem(atPath: quick.databasePath) }
         let checkedOut = try PostgresCheckout.checkout(
             session.connection, person: destination.person, into: quick.databasePath, only: Self.bookkeepingTables)
