@@ -211,6 +211,19 @@ struct HostileInputTests {
         FileManager.default.createFile(atPath: folder + "/export.xml", contents: Data(exportXML(body).utf8))
         try check(directory.path, .imported(warning: "route file unreadable"), in: directory)
         try check(directory.path, .imported(warning: "not valid JSON"), in: directory)
+
+        // A FHIR file in UTF-16 is valid JSON, but read as UTF-8 it is full of NULs: stored re-encoded.
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append("{\"resourceType\": \"Observation\", \"id\": \"é1\"}".data(using: .utf16LittleEndian)!)
+        FileManager.default.createFile(atPath: folder + "/clinical-records/o.json", contents: utf16)
+        try check(directory.path, .imported(warning: "not in UTF-8 (stored re-encoded"), in: directory)
+        let database = directory.file("fhir.sqlite")
+        _ = try ImportJob(inputPath: directory.path, databasePath: database, timeZone: nil).run()
+        let stored = try SQLiteConnection(path: database, create: false).scalar("SELECT resource_json FROM clinical_records")
+        let text = try #require(stored.text)
+        #expect(!text.contains("\u{0}"))
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+        #expect(object == ["resourceType": "Observation", "id": "é1"])
     }
 }
 

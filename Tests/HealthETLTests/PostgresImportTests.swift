@@ -164,6 +164,27 @@ struct PostgresImportTests {
         #expect(again.keptWorkingCopy)
     }
 
+    /// Text with U+0000 (which PostgreSQL text cannot hold; the readers remove it) is named by table and
+    /// column if it ever reaches the publish, instead of the server's encoding error.
+    @Test func textWithNULIsNamedNotSentToTheServer() throws {
+        guard let database = try TestPostgres.makeDatabase("NUL in text") else { return }
+        defer { database.drop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let sqlite = directory.file("copy.sqlite")
+        _ = try ImportJob(inputPath: try Self.export(days: 1, into: directory), databasePath: sqlite, timeZone: nil).run()
+        try SQLiteConnection(path: sqlite, create: false).execute("UPDATE sources SET version = 'a' || char(0) || 'b'")
+        let connection = try database.connect()
+        try PostgresSession.ensureSchema(connection)
+        try connection.execute("BEGIN")
+        #expect {
+            _ = try PostgresPublish.publish(from: sqlite, to: connection, person: "nul", onlyChanges: false)
+        } throws: { error in
+            "\(error)".contains("sources.version holds text with a U+0000 character")
+        }
+        try connection.execute("ROLLBACK")
+    }
+
     /// Three people in one database: re-importing one changes nothing of the others, and a person id with a
     /// quote in it is taken literally.
     @Test func peopleAreKeptApart() throws {

@@ -82,6 +82,23 @@ struct StateOfMindReaderTests {
         #expect(warnings.isEmpty)
     }
 
+    /// `\u0000` decodes to U+0000, which no text column should hold (PostgreSQL refuses it): removed, counted.
+    @Test func nulCharactersAreRemovedAndCounted() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write(
+            "hae.json",
+            #"{"data": {"stateOfMind": [{"id": "A\u00001", "start": "2024-06-01 08:00:00 -0700", "labels": ["Ha\u0000ppy"], "#
+                + #""metadata": {"k\u0000": "v"}, "valence": 0.1}]}}"#)
+        var warnings: [String: Int] = [:]
+        var entries: [StateOfMindEntry] = []
+        try StateOfMindReader.read(path: path, warnings: &warnings) { entries.append($0) }
+        #expect(entries.map(\.identifier) == ["A1"])
+        #expect(entries.first?.labels == ["Happy"])
+        #expect(entries.first?.metadataJSON == #"{"k":"v"}"#)
+        #expect(warnings == ["NUL characters removed from State of Mind text": 3])
+    }
+
     /// Independent check: Python's json module sees the same entries.
     @Test func agreesWithPythonsJSONParser() throws {
         let directory = TemporaryDirectory()

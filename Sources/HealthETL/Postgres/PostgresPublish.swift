@@ -1,3 +1,5 @@
+import Glibc
+
 /// Sends a person's SQLite working copy to PostgreSQL with `COPY … FROM STDIN`.
 ///
 /// A first import sends every row. After a checkout only the rows the change log names are sent: their old
@@ -26,6 +28,7 @@ enum PostgresPublish {
             }
             let select = try database.prepare(sql)
             let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
+            let names = (table.hasOwnKey ? [] : ["row_key"]) + table.table.columnNames
             var sent = 0
             try connection.copyIn(
                 "COPY \(table.qualifiedName) (person, \(table.storedColumnList)) FROM STDIN (FORMAT binary)"
@@ -35,7 +38,9 @@ enum PostgresPublish {
                         buffer.beginRow(fields: types.count + 1)
                         buffer.append(text: person)
                         for (column, type) in types.enumerated() {
-                            try append(row.columnView(Int32(column)), as: type, to: &buffer, table: table.table.name)
+                            try append(
+                                row.columnView(Int32(column)), as: type, to: &buffer,
+                                place: "\(table.table.name).\(names[column])")
                         }
                     }
                     sent += 1
@@ -56,7 +61,7 @@ enum PostgresPublish {
     }
 
     private static func append(
-        _ value: SQLiteColumnView, as type: PostgresSchema.SQLiteType, to buffer: inout CopyBinaryWriter, table: String
+        _ value: SQLiteColumnView, as type: PostgresSchema.SQLiteType, to buffer: inout CopyBinaryWriter, place: String
     ) throws {
         switch (value, type) {
         case (.null, _): buffer.appendNull()
@@ -65,12 +70,21 @@ enum PostgresPublish {
         case (.integer(let number), .real): buffer.append(Double(number))
         case (.real(let number), .integer) where number.rounded() == number && abs(number) < 9e18:
             buffer.append(Int64(number))
-        case (.text(let bytes), .text), (.text(let bytes), .blob), (.blob(let bytes), .blob):
+        case (.text(let bytes), .text):
+            // The readers keep U+0000 out of text; should one slip through, this names it instead of leaving
+            // the server's "invalid byte sequence" (PostgreSQL text cannot hold it).
+            if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+                throw ImportError(
+                    .input, "\(place) holds text with a U+0000 character, which PostgreSQL cannot store",
+                    hint: "import into SQLite, or report this to healthetl: the input's reader should have removed it")
+            }
+            buffer.append(bytes: bytes)
+        case (.text(let bytes), .blob), (.blob(let bytes), .blob):
             buffer.append(bytes: bytes)
         case (.integer(let number), .text): buffer.append(text: String(number))
         case (.real(let number), .text): buffer.append(text: String(number))
         default:
-            throw PostgresError(message: "\(table): a value of the working copy does not fit its column type \(type.postgres)")
+            throw PostgresError(message: "\(place): a value of the working copy does not fit its type \(type.postgres)")
         }
     }
 
@@ -87,8 +101,8 @@ enum PostgresPublish {
             try changes.forEachRow { row in
                 try sender.withBuffer { buffer in
                     buffer.beginRow(fields: 2)
-                    try append(row.columnView(0), as: .text, to: &buffer, table: PostgresCheckout.changeLog)
-                    try append(row.columnView(1), as: .integer, to: &buffer, table: PostgresCheckout.changeLog)
+                    try append(row.columnView(0), as: .text, to: &buffer, place: PostgresCheckout.changeLog)
+                    try append(row.columnView(1), as: .integer, to: &buffer, place: PostgresCheckout.changeLog)
                 }
                 count += 1
             }

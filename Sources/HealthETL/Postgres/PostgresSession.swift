@@ -151,7 +151,9 @@ final class PostgresSession {
     /// Server errors as the one-line `ImportError` the CLI prints, naming the person.
     func describe(_ error: Error) -> Error {
         switch error {
-        case let error as ImportError: return error
+        case var error as ImportError:
+            if error.file == nil { error.file = destination.displayName }
+            return error
         case let error as PostgresError where error.sqlState == "55P03":
             return ImportError(
                 .locked, "another session holds a lock on healthetl's tables longer than --wait: \(error)",

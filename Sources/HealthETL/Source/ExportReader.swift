@@ -111,12 +111,19 @@ public final class ExportReader {
                 return
             }
             let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
-            guard (try? JSONSerialization.jsonObject(with: Data(bytes))) != nil else {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
                 record.problem = "FHIR file \(path) is not valid JSON"
                 warn("clinical record file is not valid JSON (resource not stored)")
                 return
             }
-            record.resourceJSON = String(decoding: bytes, as: UTF8.self)
+            if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
+                record.resourceJSON = text  // as written, the usual case
+            } else if let data = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) {
+                // UTF-16 or UTF-32 (JSON allows them; JSONSerialization read it): stored as the same JSON in
+                // UTF-8, since read as UTF-8 it would be full of NULs.
+                record.resourceJSON = String(decoding: data, as: UTF8.self)
+                warn("clinical record file not in UTF-8 (stored re-encoded as UTF-8)")
+            }
         } catch {
             record.problem = "\(error)"
             warn("clinical record file unreadable: \(error)")

@@ -18,10 +18,13 @@ public enum StateOfMindReader {
         do {
             found = try scanner.scan { raw in
                 index += 1
-                guard let object = try? JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any] else {
+                guard let parsed = try? JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any] else {
                     localWarnings["State of Mind entries that are not JSON objects (skipped)", default: 0] += 1
                     return
                 }
+                var removed = 0
+                let object = withoutNUL(parsed, removed: &removed) as? [String: Any] ?? parsed
+                if removed > 0 { localWarnings["NUL characters removed from State of Mind text", default: 0] += removed }
                 try body(entry(object, origin: "\(path): stateOfMind[\(index - 1)]", warnings: &localWarnings))
             }
         } catch var error as ImportError {
@@ -57,6 +60,24 @@ public enum StateOfMindReader {
             entry.metadataJSON = String(decoding: data, as: UTF8.self)
         }
         return entry
+    }
+
+    /// `\u0000` in a JSON string decodes to U+0000, which no text column should hold (PostgreSQL refuses it,
+    /// and C tools cut the text there); the XML gets the same treatment from `XMLInputFilter`.
+    static func withoutNUL(_ value: Any, removed: inout Int) -> Any {
+        switch value {
+        case let text as String where text.contains("\u{0}"):
+            removed += text.unicodeScalars.filter { $0 == "\u{0}" }.count
+            return text.replacingOccurrences(of: "\u{0}", with: "")
+        case let object as [String: Any]:
+            var cleaned: [String: Any] = [:]
+            for (key, element) in object { cleaned[withoutNUL(key, removed: &removed) as? String ?? key] = withoutNUL(element, removed: &removed) }
+            return cleaned
+        case let list as [Any]:
+            return list.map { withoutNUL($0, removed: &removed) }
+        default:
+            return value
+        }
     }
 
     static func strings(_ value: Any?) -> [String] {
