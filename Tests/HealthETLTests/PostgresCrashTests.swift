@@ -11,7 +11,6 @@ struct PostgresCrashTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
         try process.run()
         return process
     }

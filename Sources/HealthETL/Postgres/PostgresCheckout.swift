@@ -12,18 +12,9 @@ enum PostgresCheckout {
     static func checkout(
         _ connection: PostgresConnection, person: String, into path: String, only: Set<String>? = nil
     ) throws -> Int {
-        // Owner-only from its first byte: it is the person's health data.
-        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw PostgresError(message: "cannot create the working copy \(path): \(String(cString: strerror(errno)))")
-        }
-        close(descriptor)
-        let database = try SQLiteConnection(path: path)
-        // As a first import builds a database (SQLiteTarget), except that the indexes come after the rows:
-        // one sort each instead of millions of insertions.
-        try database.execute(
-            "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                + "PRAGMA cache_size = -16384; BEGIN")
+        let database = try createWorkingCopy(path)
+        // The indexes come after the rows: one sort each instead of millions of insertions.
+        try database.execute("BEGIN")
         try Schema.createTables(database)
         let personLiteral = try connection.literal(person)
         var rows = 0
@@ -55,6 +46,20 @@ enum PostgresCheckout {
         try installChangeLog(database)
         try database.execute("COMMIT")
         return rows
+    }
+
+    /// A new SQLite file for a working copy: owner-only from its first byte (it is the person's health data),
+    /// with a first import's page and cache sizes and no journal (a failed run throws it away).
+    static func createWorkingCopy(_ path: String) throws -> SQLiteConnection {
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw PostgresError(message: "cannot create the working copy \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        let database = try SQLiteConnection(path: path)
+        try database.execute(
+            "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384")
+        return database
     }
 
     private static func bind(

@@ -19,40 +19,47 @@ enum PostgresPublish {
             counts.rowsDeleted = try deleteChangedRows(database, connection, person: person)
         }
         for table in PostgresSchema.tables {
-            let key = table.hasOwnKey ? [] : ["rowid"]
-            var sql = "SELECT " + (key + table.table.columnNames.map { "\"\($0)\"" }).joined(separator: ", ")
-                + " FROM \"\(table.table.name)\""
-            if onlyChanges {
-                sql += " WHERE rowid IN (SELECT row_key FROM \(PostgresCheckout.changeLog) WHERE table_name = "
-                    + "'\(table.table.name)')"
-            }
-            let select = try database.prepare(sql)
-            let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
-            let names = (table.hasOwnKey ? [] : ["row_key"]) + table.table.columnNames
-            var sent = 0
-            try connection.copyIn(
-                "COPY \(table.qualifiedName) (person, \(table.storedColumnList)) FROM STDIN (FORMAT binary)"
-            ) { sender in
-                try select.forEachRow { row in
-                    try sender.withBuffer { buffer in
-                        buffer.beginRow(fields: types.count + 1)
-                        buffer.append(text: person)
-                        for (column, type) in types.enumerated() {
-                            try append(
-                                row.columnView(Int32(column)), as: type, to: &buffer,
-                                place: "\(table.table.name).\(names[column])")
-                        }
-                    }
-                    sent += 1
-                }
-            }
-            counts.rowsSent += sent
+            let changed =
+                "rowid IN (SELECT row_key FROM \(PostgresCheckout.changeLog) WHERE table_name = '\(table.table.name)')"
+            counts.rowsSent += try send(
+                table, from: database, where: onlyChanges ? changed : nil, to: connection, person: person)
         }
         return counts
     }
 
-    /// A value in the binary form of its PostgreSQL column's type. SQLite's affinities make the storage class
-    /// match the declared type in practice; the other cases convert where that is exact and fail otherwise.
+    /// Copies the rows of one table (those matching `condition`, an SQL expression) to the server; returns
+    /// how many.
+    static func send(
+        _ table: PostgresSchema.Table, from database: SQLiteConnection, where condition: String?,
+        to connection: PostgresConnection, person: String
+    ) throws -> Int {
+        let key = table.hasOwnKey ? [] : ["rowid"]
+        var sql = "SELECT " + (key + table.table.columnNames.map { "\"\($0)\"" }).joined(separator: ", ")
+            + " FROM \"\(table.table.name)\""
+        if let condition { sql += " WHERE " + condition }
+        let select = try database.prepare(sql)
+        let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
+        let names = (table.hasOwnKey ? [] : ["row_key"]) + table.table.columnNames
+        var sent = 0
+        try connection.copyIn(
+            "COPY \(table.qualifiedName) (person, \(table.storedColumnList)) FROM STDIN (FORMAT binary)"
+        ) { sender in
+            try select.forEachRow { row in
+                try sender.withBuffer { buffer in
+                    buffer.beginRow(fields: types.count + 1)
+                    buffer.append(text: person)
+                    for (column, type) in types.enumerated() {
+                        try append(
+                            row.columnView(Int32(column)), as: type, to: &buffer,
+                            place: "\(table.table.name).\(names[column])")
+                    }
+                }
+                sent += 1
+            }
+        }
+        return sent
+    }
+
     /// The tables the working copy's change log names.
     static func changedTables(in path: String) throws -> Set<String> {
         let database = try SQLiteConnection(path: path, create: false)
@@ -60,6 +67,8 @@ enum PostgresPublish {
         return Set(rows.compactMap { $0.first?.text })
     }
 
+    /// A value in the binary form of its PostgreSQL column's type. SQLite's affinities make the storage class
+    /// match the declared type in practice; the other cases convert where that is exact and fail otherwise.
     private static func append(
         _ value: SQLiteColumnView, as type: PostgresSchema.SQLiteType, to buffer: inout CopyBinaryWriter, place: String
     ) throws {
