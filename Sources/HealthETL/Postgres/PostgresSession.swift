@@ -22,6 +22,11 @@ final class PostgresSession {
             // --wait also bounds waiting for a table lock (an analyst's open transaction, a DBA's maintenance):
             // an unattended import must end, with exit 75, instead of hanging.
             try connection.execute("SET lock_timeout = \(Int(max(1, lockTimeoutSeconds * 1000)))")
+            // A killed importer's running statement would otherwise go on (holding the person's lock) until it
+            // next writes to the dead connection; PostgreSQL 14 and later check for that every few seconds.
+            if (Int(try connection.scalar("SHOW server_version_num") ?? "") ?? 0) >= 140_000 {
+                try connection.execute("SET client_connection_check_interval = 5000")
+            }
             try Self.ensureSchema(connection)
             // Explicitly: under a server default of REPEATABLE READ the snapshot would be taken while waiting
             // for the person's lock, and the run would not see the import it waited for.
