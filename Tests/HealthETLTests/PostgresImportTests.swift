@@ -162,6 +162,11 @@ struct PostgresImportTests {
         #expect(!stale.keptWorkingCopy && stale.rowsCheckedOut > 0)
         let again = try run(exports[3], keptIn: machineA)
         #expect(again.keptWorkingCopy)
+
+        // A damaged kept copy is not trusted: checked out again, and the run succeeds.
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: machineA + "/" + kept[0]))
+        let damaged = try run(exports[3], keptIn: machineA)
+        #expect(!damaged.keptWorkingCopy && damaged.rowsCheckedOut > 0)
     }
 
     /// Text with U+0000 (which PostgreSQL text cannot hold; the readers remove it) is named by table and

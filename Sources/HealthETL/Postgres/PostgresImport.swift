@@ -116,7 +116,8 @@ struct PostgresImport {
                 publishSeconds: ImportJob.seconds(clock.now - publishStarted))
             let report = try csv?.write(from: job.databasePath)
             try session.commit()
-            if let kept, !hadData { try PostgresWorkingCopies.keep(kept) }
+            // The data is committed: a copy that cannot be kept is only not kept.
+            if let kept, !hadData, (try? PostgresWorkingCopies.keep(kept)) == nil { PostgresWorkingCopies.discard(kept) }
             succeeded = true
             summary.seconds = ImportJob.seconds(clock.now - started)
             return PipelinePlan.Result(summary: summary, csv: report)

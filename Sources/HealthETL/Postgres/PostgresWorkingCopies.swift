@@ -44,18 +44,23 @@ struct PostgresWorkingCopies {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         _ = try PostgresCheckout.checkout(
             session.connection, person: session.destination.person, into: scratch, only: comparedTables)
-        guard let kept = try? SQLiteConnection(path: path, create: false),
-            try kept.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)),
-            try kept.scalar("SELECT count(*) FROM sqlite_master WHERE name = '\(PostgresCheckout.changeLog)'")
-                == .integer(1)
-        else { return false }
         let server = try SQLiteConnection(path: scratch, create: false)
-        for table in Schema.tables where comparedTables.contains(table.name) {
-            let order = (1...table.columns.count).map(String.init).joined(separator: ", ")
-            let sql = "SELECT * FROM \"\(table.name)\" ORDER BY \(order)"
-            guard try kept.query(sql) == server.query(sql) else { return false }
+        // Anything wrong with the kept file (damaged, another version, no change log) makes it not current.
+        do {
+            let kept = try SQLiteConnection(path: path, create: false)
+            guard try kept.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)),
+                try kept.scalar("SELECT count(*) FROM sqlite_master WHERE name = '\(PostgresCheckout.changeLog)'")
+                    == .integer(1)
+            else { return false }
+            for table in Schema.tables where comparedTables.contains(table.name) {
+                let order = (1...table.columns.count).map(String.init).joined(separator: ", ")
+                let sql = "SELECT * FROM \"\(table.name)\" ORDER BY \(order)"
+                guard try kept.query(sql) == server.query(sql) else { return false }
+            }
+            return true
+        } catch {
+            return false
         }
-        return true
     }
 
     /// Readies a trusted copy for the next run: an empty change log.
