@@ -1,33 +1,6 @@
 import Foundation
 import Glibc
 
-/// Where a run's rows go in PostgreSQL: a server, and the person whose export it is.
-public struct PostgresDestination: Sendable, Equatable {
-    /// A `postgresql://` URL or `key=value` string; empty for libpq's `PG*` environment variables.
-    public var connection: String
-    public var person: String
-    /// A folder to keep the person's working copy in between runs (`--working-copy`); nil: none is kept.
-    public var workingCopies: String?
-
-    public init(connection: String, person: String, workingCopies: String? = nil) {
-        self.connection = connection
-        self.person = person
-        self.workingCopies = workingCopies
-    }
-
-    /// Names the person in messages without the connection string, which may hold a password.
-    var displayName: String { "PostgreSQL person \(person)" }
-
-    /// A person id is free text, but printed in messages and logs: no control characters, not blank.
-    static func checkPerson(_ person: String) throws(UsageError) {
-        guard !person.trimmingCharacters(in: .whitespaces).isEmpty, person.utf8.count <= 200,
-            !person.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw UsageError(message: "The value '\(person)' is invalid for '--person <id>' (1–200 printable characters)")
-        }
-    }
-}
-
 /// An import into PostgreSQL: the same job, stages and SQLite sink as any import, run on a private working
 /// copy of the person's data, inside one PostgreSQL transaction that holds the person's advisory lock:
 ///
@@ -49,42 +22,20 @@ struct PostgresImport {
         defer { workspace.remove() }
         let clock = ContinuousClock()
         let started = clock.now
-        let hadData: Bool
         var job = job
-        job.databasePath = workspace.databasePath
         job.databaseLabel = destination.displayName
-        var checkedOut = 0
-        var kept: String?  // the kept working copy's path, with --working-copy
-        var reused = false
+        let copy: WorkingCopy
         do {
-            hadData = try session.personHasData()
-            if let folder = destination.workingCopies {
-                kept = try PostgresWorkingCopies(directory: folder).path(
-                    database: session.databaseName(), person: destination.person)
-            }
-            if hadData, let kept,
-                try PostgresWorkingCopies.isCurrent(kept, session: session, scratch: workspace.directory + "/server.sqlite")
-            {
-                try PostgresWorkingCopies.reuse(kept)
-                job.databasePath = kept
-                reused = true
-            } else {
-                // Not with a kept copy to refresh: the shortcut would leave it behind the server.
-                if hadData, kept == nil, let result = try sameExportAgain(session, workspace) { return result }
-                if let kept {
-                    PostgresWorkingCopies.discard(kept)
-                    job.databasePath = kept
-                }
-                if hadData {
-                    checkedOut = try PostgresCheckout.checkout(
-                        session.connection, person: destination.person, into: job.databasePath)
-                }
+            switch try prepareWorkingCopy(session, workspace) {
+            case .finished(let result): return result
+            case .ready(let ready): copy = ready
             }
         } catch {
             session.rollback()
-            if let kept { PostgresWorkingCopies.discard(kept) }
             throw session.describe(error)
         }
+        job.databasePath = copy.path
+        let (hadData, kept, checkedOut) = (copy.hadData, copy.kept, copy.rowsCheckedOut)
         // From here on, any failure leaves a kept copy that may be ahead of the server: it goes.
         var succeeded = false
         defer { if !succeeded, let kept { PostgresWorkingCopies.discard(kept) } }
@@ -111,7 +62,7 @@ struct PostgresImport {
             let counts = try PostgresPublish.publish(
                 from: job.databasePath, to: session.connection, person: destination.person, onlyChanges: hadData)
             summary.postgres = ImportSummary.PostgresReport(
-                person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: reused,
+                person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: copy.reused,
                 rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
                 publishSeconds: ImportJob.seconds(clock.now - publishStarted))
             let report = try csv?.write(from: job.databasePath)
@@ -124,6 +75,59 @@ struct PostgresImport {
         } catch {
             session.rollback()
             throw session.describe(error)
+        }
+    }
+
+    /// The file the job will run on, and how it came to be.
+    struct WorkingCopy {
+        var path: String
+        /// The person had data on the server (so only changes are published).
+        var hadData: Bool
+        /// The kept copy's path, with `--working-copy`.
+        var kept: String?
+        var reused = false
+        var rowsCheckedOut = 0
+    }
+
+    enum Preparation {
+        case ready(WorkingCopy)
+        /// The same zip again, done from the bookkeeping alone.
+        case finished(PipelinePlan.Result)
+    }
+
+    /// A kept copy that is current; else the same-zip shortcut; else a check-out (none for a first import).
+    private func prepareWorkingCopy(_ session: PostgresSession, _ workspace: PostgresWorkspace) throws -> Preparation {
+        let hadData = try session.personHasData()
+        var copy = WorkingCopy(path: workspace.databasePath, hadData: hadData)
+        if let folder = destination.workingCopies {
+            copy.kept = try PostgresWorkingCopies(directory: folder).path(
+                database: session.databaseName(), person: destination.person)
+        }
+        do {
+            if hadData, let kept = copy.kept,
+                try PostgresWorkingCopies.isCurrent(kept, session: session, scratch: workspace.directory + "/server.sqlite")
+            {
+                try PostgresWorkingCopies.reuse(kept)
+                copy.path = kept
+                copy.reused = true
+                return .ready(copy)
+            }
+            // Not with a kept copy to refresh: the shortcut would leave it behind the server.
+            if hadData, copy.kept == nil, let result = try sameExportAgain(session, workspace) {
+                return .finished(result)
+            }
+            if let kept = copy.kept {
+                PostgresWorkingCopies.discard(kept)
+                copy.path = kept
+            }
+            if hadData {
+                copy.rowsCheckedOut = try PostgresCheckout.checkout(
+                    session.connection, person: destination.person, into: copy.path)
+            }
+            return .ready(copy)
+        } catch {
+            if let kept = copy.kept { PostgresWorkingCopies.discard(kept) }
+            throw error
         }
     }
 
@@ -171,38 +175,5 @@ struct PostgresImport {
         try session.commit()
         summary.seconds = ImportJob.seconds(clock.now - started)
         return PipelinePlan.Result(summary: summary, csv: nil)
-    }
-}
-
-/// A private folder for the working copy (mode 0700, under `TMPDIR`), removed when the run ends; those of
-/// killed runs are removed by the next run.
-struct PostgresWorkspace {
-    let directory: String
-    var databasePath: String { directory + "/working.sqlite" }
-
-    private static let prefix = "healthetl-postgres-"
-
-    init() throws {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        Self.removeStale(in: base)
-        var template = Array("\(base)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ImportError(
-                .output, "cannot create a working folder in \(base): \(String(cString: strerror(errno)))",
-                hint: "set TMPDIR to a writable folder with room for a copy of the person's data")
-        }
-        directory = String(cString: made)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
-
-    /// Folders whose process is gone were left by a killed run.
-    private static func removeStale(in base: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
-            guard let pid = Int32(pidText), SQLiteTarget.processIsGone(pid) else { continue }
-            try? FileManager.default.removeItem(atPath: base + "/" + name)
-        }
     }
 }
