@@ -8,6 +8,6 @@ let tool = Tool(
     errorIsTerminal: isatty(STDERR_FILENO) != 0)
 // Output files are the owner's only: health data is private.
 umask(0o077)
-// An interrupted first import deletes its unfinished database file.
-InterruptCleanup.isEnabled = true
+// Ctrl-C or SIGTERM during a run rolls it back (or deletes its unfinished new file) and removes its lock file.
+Interruption.isEnabled = true
 exit(tool.run(Array(CommandLine.arguments.dropFirst())))

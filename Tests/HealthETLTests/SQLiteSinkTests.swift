@@ -102,12 +102,15 @@ struct SQLiteSinkTests {
         }
         #expect(try dataContent(of: database) == before)
         // The attempt itself is recorded, with its error, for `healthetl status` and cron logs.
-        let db = try SQLiteConnection(path: database, create: false)
-        let runs = try db.query("SELECT outcome, error FROM import_runs ORDER BY id")
-        #expect(runs.count == 2)
-        #expect(runs.last?[0] == .text("failed"))
-        #expect(runs.last?[1].text?.contains("export.xml") == true)
-        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        do {
+            let db = try SQLiteConnection(path: database, create: false)
+            let runs = try db.query("SELECT outcome, error FROM import_runs ORDER BY id")
+            #expect(runs.count == 2)
+            #expect(runs.last?[0] == .text("failed"))
+            #expect(runs.last?[1].text?.contains("export.xml") == true)
+            #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        }
+        // Once every connection is closed (SQLite keeps -wal and -shm files while one is open).
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["health.sqlite"])
     }

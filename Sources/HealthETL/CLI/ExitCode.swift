@@ -17,6 +17,8 @@ public enum ExitCode: Int32 {
     case locked = 75
     /// A pipeline definition is invalid; nothing ran (EX_CONFIG).
     case badConfiguration = 78
+    /// Stopped by Ctrl-C (the shell's 128 + SIGINT); SIGTERM and SIGHUP give 128 + their number.
+    case interrupted = 130
 
     init(_ kind: ImportError.Kind) {
         switch kind {
@@ -26,6 +28,7 @@ public enum ExitCode: Int32 {
         case .locked: self = .locked
         case .unavailable: self = .unavailable
         case .internal: self = .internalError
+        case .interrupted: self = .interrupted
         }
     }
 }

@@ -128,6 +128,7 @@ extension Tool {
             return 0
         } catch let error as ImportError {
             standardError("healthetl: \(error)\n")
+            if error.kind == .interrupted, let signal = Interruption.requestedBy { return 128 + signal }
             return ExitCode(error.kind).rawValue
         } catch {
             standardError("healthetl: \(input): error: \(error)\n")

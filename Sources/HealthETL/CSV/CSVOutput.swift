@@ -38,7 +38,7 @@ public struct CSVOutput: Sendable {
         var job = job
         // Per process: two runs writing into one folder never share (or delete) each other's scratch file.
         job.databasePath = directory + "/\(Self.scratchPrefix)\(getpid()).sqlite"
-        let leftovers = ["", "-journal", ".lock"].map { job.databasePath + $0 }
+        let leftovers = ["", "-journal", "-wal", "-shm", ".lock"].map { job.databasePath + $0 }
         // Ours too: in a container every run may have the same pid, and a killed run's file is not ours.
         for path in leftovers { unlink(path) }
         defer { for path in leftovers { unlink(path) } }

@@ -13,6 +13,7 @@ public struct ImportError: Error, Equatable, CustomStringConvertible, Sendable {
         case unavailable  // a server the run needs (PostgreSQL) cannot be reached (exit 69)
         case refused  // the export is older than the database's (exit 65, like bad input: the input is wrong)
         case `internal`  // a bug (exit 70)
+        case interrupted  // Ctrl-C, SIGTERM or SIGHUP stopped the run; nothing was changed (exit 128 + signal)
     }
 
     public var kind: Kind

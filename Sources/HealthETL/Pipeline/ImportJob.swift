@@ -84,6 +84,7 @@ public struct ImportJob {
         do {
             while let batch = try queue.pop() {
                 for item in batch { try sink.write(item) }
+                try Interruption.check(file: databasePath)
             }
         } catch {
             queue.cancel()

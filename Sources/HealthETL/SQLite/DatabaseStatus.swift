@@ -21,8 +21,16 @@ public struct DatabaseStatus: Codable, Sendable {
         public var exportDate: String?
     }
 
+    /// A run writing the database while the status was read (its figures are not in this status yet).
+    public struct RunningImport: Codable, Sendable, Equatable {
+        public var pid: Int32
+        public var since: String?
+        public var command: String?
+    }
+
     public var path: String
     public var bytes: Int64
+    public var runningImport: RunningImport?
     public var timeZone: String?
     /// Rows per data table (samples, workouts, …, `deleted_samples`).
     public var totals: [String: Int64] = [:]
@@ -31,11 +39,25 @@ public struct DatabaseStatus: Codable, Sendable {
 
     /// Reads the status of the database at `path`; the last `runCount` runs, newest first.
     public static func read(path: String, runCount: Int = 10) throws -> DatabaseStatus {
+        let running = DatabaseLock.currentHolder(ofDatabase: path).map {
+            RunningImport(pid: $0.pid, since: $0.since, command: $0.command)
+        }
         guard FileManager.default.fileExists(atPath: path) else {
+            if let running {
+                throw ImportError(
+                    .usage, "no database here yet: \(running.description) is creating it", file: path,
+                    hint: "wait for it to finish")
+            }
             throw ImportError(.usage, "no database here", file: path, hint: "run healthetl import first")
         }
         do {
             let connection = try SQLiteConnection(path: path, create: false)
+            // One read transaction: every figure from the same committed state, even while an import commits.
+            // In WAL mode a reader never waits for a writer; the timeout covers a database of an earlier
+            // version, in rollback-journal mode, while its first import switches it to WAL.
+            connection.setBusyTimeout(milliseconds: 5_000)
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
             guard case .integer(let version) = try connection.scalar("PRAGMA user_version"),
                 version == Schema.userVersion
             else {
@@ -43,6 +65,7 @@ public struct DatabaseStatus: Codable, Sendable {
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
             var status = DatabaseStatus(path: path, bytes: size ?? 0)
+            status.runningImport = running
             status.timeZone = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text
             let counted = [
                 "cumulative_samples", "discrete_samples", "category_samples", "correlations", "workouts",
@@ -83,6 +106,9 @@ public struct DatabaseStatus: Codable, Sendable {
         // A server's person has no file size.
         let size = bytes > 0 ? "\(bytes / 1_000_000) MB, " : ""
         var lines = ["\(path): \(size)local dates in \(timeZone ?? "(not set)")"]
+        if let runningImport {
+            lines.append("  running now: \(runningImport.description); what follows is the last committed state")
+        }
         lines.append(
             "  rows: "
                 + totals.sorted { $0.key < $1.key }.map { "\($0.key) \(SummaryFormatter.grouped(Int($0.value)))" }
@@ -105,6 +131,15 @@ public struct DatabaseStatus: Codable, Sendable {
                     + "\(anchor.exportDate ?? "-")")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension DatabaseStatus.RunningImport: CustomStringConvertible {
+    /// `healthetl import (pid 4242, since 2026-12-01T03:15:00Z)`
+    public var description: String {
+        var text = (command ?? "a healthetl run") + " (pid \(pid)"
+        if let since { text += ", since \(since)" }
+        return text + ")"
     }
 }
 

@@ -98,4 +98,13 @@ public final class SQLiteConnection {
     }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// What a signal handler may hold to stop this connection's running statement: `sqlite3_interrupt` only
+    /// sets a flag, so it is safe from another thread or a handler.
+    struct InterruptHandle {
+        fileprivate let handle: OpaquePointer
+        func interrupt() { sqlite3_interrupt(handle) }
+    }
+
+    var interruptHandle: InterruptHandle { InterruptHandle(handle: handle) }
 }

@@ -157,7 +157,13 @@ public final class SQLiteSink: ExportSink {
             target.rollback()
             throw ImportError(.output, "\(error)", file: target.path)
         }
-        try target.commit()
+        let logLeft = try target.commit()
+        if logLeft > 0 {
+            summary.warnings[
+                "the write-ahead log could not be emptied: a reader kept an older snapshot open "
+                    + "(bytes left in \((target.path as NSString).lastPathComponent)-wal; emptied by the next run)"
+            ] = Int(logLeft)
+        }
         return summary
     }
 

@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
 
-/// The database file of an import, made so that a failed or killed run never leaves a half-written database.
+/// The database file of an import, made so that a failed or killed run never leaves a half-written database,
+/// and readers keep reading while it runs.
 ///
 /// A new database is built in a temporary file beside the target (owner-only permissions, no journal: if
-/// the run fails the file is simply deleted) and renamed over the target only when complete. An existing
-/// database is updated inside one `BEGIN IMMEDIATE` transaction, so SQLite's journal restores it if the run
-/// dies, and a second importer waits for the lock instead of writing at the same time.
+/// the run fails the file is simply deleted), switched to write-ahead logging, and renamed over the target
+/// only when complete. An existing database is updated in WAL mode inside one `BEGIN IMMEDIATE` transaction:
+/// readers (Datasette, sqlite3, `healthetl status`) go on reading the last committed state without waiting,
+/// SQLite's log restores the database if the run dies, and a second importer waits for the lock instead of
+/// writing at the same time. After the commit the log is checkpointed into the database and truncated.
 final class SQLiteTarget {
     let path: String
     let isNew: Bool
@@ -29,7 +32,6 @@ final class SQLiteTarget {
             Self.removeStaleTemporaryFiles(of: path)
             workingPath = path + ".healthetl-\(getpid()).tmp"
             unlink(workingPath)
-            InterruptCleanup.register(workingPath)
             // Create the file ourselves first, so it is owner-only from its first byte.
             let descriptor = open(workingPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
@@ -46,6 +48,7 @@ final class SQLiteTarget {
             throw ImportError(.output, "cannot open the database: \(error)", file: path)
         }
         connection.setBusyTimeout(milliseconds: lockTimeoutMilliseconds)
+        Interruption.watch(connection: connection, lockPath: DatabaseLock.path(of: path), temporaryPath: isNew ? workingPath : nil)
         do {
             if isNew {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.
@@ -53,22 +56,33 @@ final class SQLiteTarget {
                     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384; "
                         + "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             } else {
-                chmod(path, 0o600)
+                Self.makeOwnerOnly(path)
+                // WAL: readers keep the last committed state while this run writes (a database of an earlier
+                // version, in rollback-journal mode, is switched once; the mode is stored in the file).
                 // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
                 // no triggers of its own; the PostgreSQL working copy logs its changes with them.
                 try connection.execute(
-                    "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
+                    "PRAGMA journal_mode = WAL; PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; "
+                        + "PRAGMA recursive_triggers = ON")
             }
             try connection.execute("BEGIN IMMEDIATE")
             if isNew { flusher = BackgroundFlusher(path: workingPath) }
         } catch let error as SQLiteError where error.isBusy {
+            Interruption.stopWatching()
             throw ImportError(
                 .locked, "the database is in use by another process (waited \(lockTimeoutMilliseconds / 1000) s)",
                 file: path, hint: "wait for the other import to finish")
         } catch {
+            Interruption.stopWatching()
             if isNew { unlink(workingPath) }
             throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
         }
+    }
+
+    /// The database and the log files SQLite keeps beside it, owner-only (a database of an earlier version,
+    /// or one copied in, may have other modes; SQLite gives new `-wal`/`-shm` files the database's mode).
+    static func makeOwnerOnly(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
     }
 
     /// Deletes `<db>.healthetl-<pid>.tmp` files left by an import that was killed (SIGKILL, power loss): their
@@ -89,32 +103,69 @@ final class SQLiteTarget {
         pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// Commits, and for a new database moves it into place.
-    func commit() throws {
+    /// Commits, and for a new database moves it into place. Returns the size of the write-ahead log left
+    /// behind when a reader's long transaction kept the checkpoint from emptying it (0 normally).
+    @discardableResult
+    func commit() throws -> Int64 {
         flusher?.stop()
+        // A signal that arrived after the last batch still stops the run: before this point nothing is changed.
+        try Interruption.check(file: path)
         do {
             try connection.execute("COMMIT")
-            if isNew {
-                try connection.execute("PRAGMA journal_mode = DELETE")
-            }
         } catch {
             throw ImportError(.output, "cannot commit: \(error)", file: path)
         }
+        var logLeft: Int64 = 0
         if isNew {
-            let descriptor = open(workingPath, O_RDONLY | O_CLOEXEC)
-            if descriptor >= 0 {
-                fsync(descriptor)
-                Glibc.close(descriptor)
-            }
-            defer { InterruptCleanup.unregister() }
-            guard rename(workingPath, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(workingPath)
-                throw ImportError(.output, "cannot move the new database into place: \(reason)", file: path)
-            }
+            try moveIntoPlace()
+        } else {
+            logLeft = checkpoint()
         }
+        Interruption.stopWatching()
         closed = true
         lock = nil
+        return logLeft
+    }
+
+    /// The finished new database: switched to WAL (so readers never wait for the next import), synced, and
+    /// renamed over the target.
+    private func moveIntoPlace() throws {
+        do {
+            // A second connection switches the mode and, closing as the file's last WAL connection, removes
+            // the `-wal` and `-shm` files it made: only the database file is renamed. The import's own
+            // connection holds no lock after its commit and is not used again.
+            let switcher = try SQLiteConnection(path: workingPath, create: false)
+            guard try switcher.scalar("PRAGMA journal_mode = WAL") == .text("wal") else {
+                throw ImportError(.output, "cannot switch the new database to WAL mode", file: path)
+            }
+        } catch let error as ImportError {
+            unlink(workingPath)
+            throw error
+        } catch {
+            unlink(workingPath)
+            throw ImportError(.output, "cannot switch the new database to WAL mode: \(error)", file: path)
+        }
+        let descriptor = open(workingPath, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            Glibc.close(descriptor)
+        }
+        guard rename(workingPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(workingPath)
+            throw ImportError(.output, "cannot move the new database into place: \(reason)", file: path)
+        }
+    }
+
+    /// Copies the committed log into the database and truncates it, waiting a little for readers that are
+    /// still on an older snapshot. A reader that keeps one open longer keeps the log from being emptied;
+    /// the next run (or the last connection to close) empties it. Returns the log's size left behind.
+    private func checkpoint() -> Int64 {
+        connection.setBusyTimeout(milliseconds: 2_000)
+        let row = try? connection.query("PRAGMA wal_checkpoint(TRUNCATE)").first
+        guard row?.first == .integer(1) else { return 0 }  // 1: busy, a reader held an older snapshot
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path + "-wal")
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// Starts a second, short transaction after `commit` or `rollback` (to record a failed run), still
@@ -130,44 +181,15 @@ final class SQLiteTarget {
         guard !closed else { return }
         closed = true
         try? connection.execute("ROLLBACK")
+        Interruption.stopWatching()
         if isNew {
             unlink(workingPath)
-            InterruptCleanup.unregister()
             lock = nil
         }
     }
 
     /// Releases the lock once nothing more will be written.
     func close() { lock = nil }
-}
-
-/// Deletes the unfinished new database when the import is interrupted (Ctrl-C, `kill`), so no half-written
-/// file is left behind. The signal handler may only call async-signal-safe functions, so the path is kept as
-/// a C string allocated beforehand.
-///
-/// Process-wide, so only the command-line tool turns it on (`isEnabled`): one import per process. Library users
-/// and the test suite, which run imports side by side, leave it off.
-public enum InterruptCleanup {
-    nonisolated(unsafe) public static var isEnabled = false
-    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
-
-    static func register(_ temporaryPath: String) {
-        guard isEnabled else { return }
-        path = strdup(temporaryPath)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber) { received in
-                if let path = InterruptCleanup.path { unlink(path) }
-                _exit(128 + received)
-            }
-        }
-    }
-
-    static func unregister() {
-        guard isEnabled else { return }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { signal(signalNumber, SIG_DFL) }
-        free(path)
-        path = nil
-    }
 }
 
 /// Writes a new database's pages to disk while the import runs.

@@ -1,0 +1,339 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HealthETL
+@testable import SampleExports
+
+/// Readers of the database while `healthetl import` writes it (Datasette, a notebook, sqlite3, `healthetl
+/// status`): never refused, and every read sees either the state before the run or the state after it.
+@Suite(.serialized)
+struct ConcurrentReaderTests {
+    /// What one read sees: the row count and a checksum of `discrete_samples`.
+    struct Snapshot: Hashable, CustomStringConvertible {
+        var rows: Int64
+        var checksum: Double
+        var description: String { "\(rows) rows, checksum \(checksum)" }
+    }
+
+    static let snapshotSQL =
+        "SELECT count(*), total(value * (id % 97 + 1)) + total(length(start_date) * id) FROM discrete_samples"
+
+    static func snapshot(_ connection: SQLiteConnection) throws -> Snapshot {
+        let row = try #require(try connection.query(snapshotSQL).first)
+        guard case .integer(let rows) = row[0], case .real(let checksum) = row[1] else {
+            throw SQLiteError(code: 0, message: "unexpected snapshot row \(row)")
+        }
+        return Snapshot(rows: rows, checksum: checksum)
+    }
+
+    static func snapshot(of database: String) throws -> Snapshot {
+        try snapshot(try SQLiteConnection(path: database, create: false))
+    }
+
+    /// Readers on threads of their own, each with its own connection and a 100 ms busy timeout, querying
+    /// about ten times a second until stopped.
+    final class Readers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: [Snapshot: Int] = [:]
+        private var failures: [String] = []
+        private let stopped = Atomic<Bool>(false)
+        private var threads: [Thread] = []
+        private let finished = DispatchGroup()
+
+        init(database: String, count: Int) {
+            for index in 0..<count {
+                finished.enter()
+                let thread = Thread { [self] in
+                    defer { finished.leave() }
+                    // Started apart, so the reads spread over each 100 ms.
+                    usleep(useconds_t(index * 100_000 / count))
+                    while !stopped.load(ordering: .relaxed) {
+                        do {
+                            // A fresh connection now and then too, as a web request or a cron'd sqlite3 makes.
+                            let connection = try SQLiteConnection(path: database, create: false)
+                            connection.setBusyTimeout(milliseconds: 100)
+                            for _ in 0..<5 where !stopped.load(ordering: .relaxed) {
+                                let snapshot = try ConcurrentReaderTests.snapshot(connection)
+                                lock.withLock { seen[snapshot, default: 0] += 1 }
+                                usleep(100_000)
+                            }
+                        } catch {
+                            lock.withLock { failures.append("\(error)") }
+                            usleep(100_000)
+                        }
+                    }
+                }
+                threads.append(thread)
+                thread.start()
+            }
+        }
+
+        /// Stops the readers; returns what they saw and the errors they met.
+        func stop() -> (seen: [Snapshot: Int], failures: [String]) {
+            stopped.store(true, ordering: .relaxed)
+            finished.wait()
+            return lock.withLock { (seen, failures) }
+        }
+    }
+
+    /// The executable next to the tests, a base database of an earlier export, and the states before and
+    /// after importing a later one (computed by an import in this process, without readers).
+    struct Setup {
+        let directory = TemporaryDirectory()
+        let executable: String
+        let base: String
+        let later: String
+        let before: Snapshot
+        let after: Snapshot
+
+        init?() throws {
+            guard let executable = CrashSafetyTests.executable else { return nil }
+            self.executable = executable
+            let earlier = try CrashSafetyTests.export(days: 14, into: directory)
+            later = try CrashSafetyTests.export(days: 24, into: directory)
+            base = directory.file("base.sqlite")
+            let zone = TimeZone(identifier: "Europe/Berlin")
+            _ = try ImportJob(inputPath: earlier, databasePath: base, timeZone: zone).run()
+            before = try snapshot(of: base)
+            let reference = directory.file("reference.sqlite")
+            try FileManager.default.copyItem(atPath: base, toPath: reference)
+            _ = try ImportJob(inputPath: later, databasePath: reference, timeZone: zone).run()
+            after = try snapshot(of: reference)
+        }
+
+        func copyOfBase(_ name: String) throws -> String {
+            let path = directory.file(name)
+            try FileManager.default.copyItem(atPath: base, toPath: path)
+            return path
+        }
+
+        func startImport(into database: String) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["import", later, "--db", database, "--quiet", "--timezone", "Europe/Berlin"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
+        /// The files in the folder that belong to `database` besides itself (`-wal`, `-shm`, `.lock`, …).
+        func filesBeside(_ database: String) throws -> [String] {
+            let name = (database as NSString).lastPathComponent
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasPrefix(name) && $0 != name }.sorted()
+        }
+    }
+
+    static func runStatus(_ executable: String, database: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["status", "--db", database]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func readersAreNeverRefusedDuringAReimport() throws {
+        guard let setup = try Setup() else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        defer { setup.directory.remove() }
+        #expect(setup.before != setup.after)
+        let database = try setup.copyOfBase("health.sqlite")
+        let readers = Readers(database: database, count: 3)
+        let process = try setup.startImport(into: database)
+        // `healthetl status` during the run: it answers from the committed state and names the run.
+        usleep(300_000)
+        var statusDuringRun: (status: Int32, output: String)?
+        if process.isRunning {
+            statusDuringRun = try Self.runStatus(setup.executable, database: database)
+        }
+        // Once the import has committed, the readers see the new state for a while.
+        process.waitUntilExit()
+        usleep(500_000)
+        let result = readers.stop()
+
+        #expect(process.terminationStatus == 0)
+        #expect(result.failures == [], "refused reads")
+        #expect(Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
+        #expect(result.seen[setup.before, default: 0] > 0, "no read saw the state before the run: \(result.seen)")
+        #expect(result.seen[setup.after, default: 0] > 0, "no read saw the state after the run: \(result.seen)")
+        if let statusDuringRun, process.terminationStatus == 0 {
+            #expect(statusDuringRun.status == 0, "\(statusDuringRun.output)")
+            // The run may have ended between the check and the status: then there is nothing to name.
+            #expect(
+                statusDuringRun.output.contains("running now: healthetl import (pid \(process.processIdentifier)")
+                    || !statusDuringRun.output.contains("running now"), "\(statusDuringRun.output)")
+        }
+        #expect(try Self.snapshot(of: database) == setup.after)
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
+        print("reads during a re-import: \(result.seen.values.reduce(0, +)) (\(result.seen.map { "\($0.key): \($0.value)" }))")
+    }
+
+    @Test func readersAreNeverRefusedWhenTheImportIsKilled() throws {
+        guard let setup = try Setup() else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        defer { setup.directory.remove() }
+        // How long a run takes, to kill the next one halfway.
+        let timing = try setup.copyOfBase("timing.sqlite")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let full = try setup.startImport(into: timing)
+        full.waitUntilExit()
+        #expect(full.terminationStatus == 0)
+        let duration = clock.now - started
+
+        let database = try setup.copyOfBase("health.sqlite")
+        let readers = Readers(database: database, count: 3)
+        let process = try setup.startImport(into: database)
+        let deadline = clock.now + duration / 2
+        while process.isRunning, clock.now < deadline { usleep(5_000) }
+        let killed = process.isRunning
+        if killed { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        usleep(500_000)
+        let result = readers.stop()
+
+        #expect(result.failures == [], "refused reads")
+        #expect(Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
+        #expect(result.seen.values.reduce(0, +) > 0)
+        if killed {
+            #expect(Set(result.seen.keys) == [setup.before], "a killed run showed readers its changes: \(result.seen)")
+            #expect(try Self.snapshot(of: database) == setup.before)
+        }
+        // The next run completes and leaves nothing beside the database once every connection is closed.
+        let again = try setup.startImport(into: database)
+        again.waitUntilExit()
+        #expect(again.terminationStatus == 0)
+        #expect(try Self.snapshot(of: database) == setup.after)
+        #expect(try setup.filesBeside(database) == [])
+    }
+}
+
+extension ConcurrentReaderTests {
+    /// Ctrl-C or SIGTERM: the run rolls back (or deletes its unfinished new file), records the failed run,
+    /// removes its lock file and exits 128 + the signal; nothing is left beside the database.
+    @Test func anInterruptedRunLeavesNothingBehind() throws {
+        guard let setup = try Setup() else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        defer { setup.directory.remove() }
+        for (signal, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let database = try setup.copyOfBase("health-\(signal).sqlite")
+            let process = try setup.startImport(into: database)
+            // Signalled once the run holds the database (its lock file names it).
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while process.isRunning, Date() < deadline,
+                DatabaseLock.currentHolder(ofDatabase: database)?.pid != process.processIdentifier
+            {
+                usleep(2_000)
+            }
+            guard process.isRunning else {
+                Issue.record("the import ended before it could be interrupted")
+                continue
+            }
+            usleep(300_000)
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == code)
+            #expect(try Self.snapshot(of: database) == setup.before)
+            #expect(try setup.filesBeside(database) == [])
+            let db = try SQLiteConnection(path: database, create: false)
+            let last = try db.query("SELECT outcome, error FROM import_runs ORDER BY id DESC LIMIT 1").first
+            #expect(last?[0] == .text("failed"))
+            #expect(last?[1].text?.contains("interrupted by SIG") == true, "\(String(describing: last))")
+        }
+        // A first import interrupted: no database, no temporary file, no lock file.
+        let fresh = setup.directory.file("fresh.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: setup.executable)
+        process.arguments = ["import", setup.later, "--db", fresh, "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while process.isRunning, Date() < deadline, DatabaseLock.currentHolder(ofDatabase: fresh) == nil {
+            usleep(2_000)
+        }
+        usleep(300_000)
+        let interrupted = process.isRunning
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        if interrupted {
+            #expect(process.terminationStatus == 130)
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+        }
+        #expect(try setup.filesBeside(fresh) == [])
+    }
+
+    /// A reader that keeps a read transaction open keeps the write-ahead log from being emptied: each run
+    /// meanwhile appends its changes, the run says so, and the first run after the reader ends empties the
+    /// log (truncated to 0 bytes while other readers are connected). The database file itself does not grow
+    /// from it.
+    @Test func aLongReaderDelaysTheCheckpointUntilItEnds() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let exports = try [6, 9, 12].map { try CrashSafetyTests.export(days: $0, into: directory) }
+        let database = directory.file("health.sqlite")
+        let zone = TimeZone(identifier: "Europe/Berlin")
+        _ = try ImportJob(inputPath: exports[0], databasePath: database, timeZone: zone).run()
+        let wal = database + "-wal"
+        func walSize() -> Int64 {
+            ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.int64Value ?? -1
+        }
+
+        // A notebook that began reading and never finished.
+        let longReader = try SQLiteConnection(path: database, create: false)
+        try longReader.execute("BEGIN")
+        let seenByLongReader = try Self.snapshot(longReader)
+        // Another reader, connected but idle, so closing the importer's connection does not remove the log.
+        let idleReader = try SQLiteConnection(path: database, create: false)
+        _ = try Self.snapshot(idleReader)
+
+        let second = try ImportJob(inputPath: exports[1], databasePath: database, timeZone: zone).run()
+        let afterSecond = walSize()
+        #expect(afterSecond > 0)
+        #expect(second.warnings.keys.contains { $0.contains("write-ahead log could not be emptied") }, "\(second.warnings)")
+        var rescan = ImportJob(inputPath: exports[1], databasePath: database, timeZone: zone)
+        rescan.rescan = true
+        _ = try rescan.run()
+        #expect(walSize() >= afterSecond)
+        // The long reader still sees what it saw, whatever was committed since.
+        #expect(try Self.snapshot(longReader) == seenByLongReader)
+        let databaseSize = (try FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.int64Value
+
+        try longReader.execute("COMMIT")
+        let third = try ImportJob(inputPath: exports[2], databasePath: database, timeZone: zone).run()
+        #expect(!third.warnings.keys.contains { $0.contains("write-ahead log") }, "\(third.warnings)")
+        #expect(walSize() == 0)
+        #expect(try Self.snapshot(idleReader) == Self.snapshot(of: database))
+        let grown = (try FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.int64Value
+        print("WAL while a reader held a snapshot: \(afterSecond) bytes; database \(databaseSize ?? 0) → \(grown ?? 0)")
+    }
+
+    /// The log files SQLite makes beside the database are owner-only like the database, whatever the umask.
+    @Test func logFilesAreOwnerOnly() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = try CrashSafetyTests.export(days: 3, into: directory)
+        let database = directory.file("health.sqlite")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: nil).run()
+        let reader = try SQLiteConnection(path: database, create: false)
+        _ = try Self.snapshot(reader)
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = try #require(
+                try FileManager.default.attributesOfItem(atPath: database + suffix)[.posixPermissions] as? NSNumber)
+            #expect(mode.intValue & 0o777 == 0o600, "\(suffix): \(String(mode.intValue, radix: 8))")
+        }
+    }
+}
