@@ -263,6 +263,8 @@ struct LegacyFormatTests {
         #expect(try db.scalar("SELECT count(*) FROM cumulative_samples WHERE flags & 32 = 0") == .integer(Int64(readableDistinct.count)))
         #expect(summary.dropped["exact duplicate records"] == records.count - unreadable.count - readableDistinct.count)
         #expect(summary.flagged["bad_date"] == unreadable.count)
+        // No DOCTYPE, but modern attributes: not read as the legacy format.
+        #expect(summary.warnings[ExportReader.legacyFormatNote] == nil)
 
         // The next export (one record more) recognises all of them: nothing deleted, nothing added twice.
         let next = Self.unreadableDates(
