@@ -78,8 +78,9 @@ struct ReimportEdgeCaseTests {
         #expect(try db.query(anchors) == fresh(body, in: directory).query(anchors))
     }
 
-    /// Duplicate records without a readable start are stored once, on a first import as on a re-import.
-    @Test func duplicatesWithoutAStartAreStoredOnce() throws {
+    /// Records without a readable start are never anyone's duplicate (issue 14): both copies are stored, and a
+    /// re-import meets each of them once.
+    @Test func recordsWithoutAStartAreNeverDuplicates() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
@@ -88,10 +89,10 @@ struct ReimportEdgeCaseTests {
             """
         _ = try helper.importXML(record + "\n" + record, into: database)
         let db = try SQLiteConnection(path: database, create: false)
-        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples") == .integer(1))
+        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples") == .integer(2))
         let again = try helper.importXML(record + "\n" + record, into: database)
         #expect(again.changeTotals.deleted == 0)
-        #expect(again.changeTotals.unchanged == 1)
+        #expect(again.changeTotals.unchanged == 2)
         #expect(try db.scalar("SELECT count(*) FROM deleted_samples") == .integer(0))
     }
 

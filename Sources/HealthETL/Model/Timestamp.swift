@@ -17,9 +17,11 @@ public struct Timestamp: Equatable, Hashable, Comparable, Sendable {
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.seconds < rhs.seconds }
 
     /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` by hand (no DateFormatter: this runs millions of times).
-    /// Also accepts `±hh:mm` and `Z`. Returns nil for anything else.
+    /// Also accepts `±hh:mm` and `Z`, and the iOS 8/9 exporter's compact `yyyyMMddHHmmss±hhmm`
+    /// (`parseCompact`). Returns nil for anything else.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard bytes.count >= 19, let base = bytes.baseAddress else { return nil }
+        if base[4] != 0x2D { return parseCompact(bytes) }
         func digits(_ offset: Int, _ count: Int) -> Int? {
             var value = 0
             for index in offset..<(offset + count) {

@@ -41,7 +41,9 @@ extension SQLiteSink {
     }
 
     /// Looks a sample up among the rows of earlier runs by (type, start, identity).
-    func matchSample(_ table: TrackedTable, type: String, start: Timestamp?, identity: Int64) throws -> Match {
+    func matchSample(
+        _ table: TrackedTable, type: String, start: Timestamp?, identity: Int64, dropDuplicates: Bool
+    ) throws -> Match {
         let statement = lookups.findSample[table.rawValue]
         var candidate = identity
         while true {
@@ -52,7 +54,7 @@ extension SQLiteSink {
             if previous.tables[table.rawValue].isPrevious(id), previous.tables[table.rawValue].seen.insert(id) {
                 return .unchanged(id)
             }
-            if options.dropExactDuplicates { return .duplicate }
+            if dropDuplicates { return .duplicate }
             candidate &+= 1  // duplicates kept: each copy has the next identity
         }
     }

@@ -55,19 +55,30 @@ extension SQLiteSink {
         }
         let table = tracked.name
         var identity = fingerprint
-        if !previous.isActive, sample.startDate == nil, options.dropExactDuplicates {
-            // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does.
+        // A record whose dates cannot be read is never anyone's duplicate: its fingerprint lacks the dates,
+        // so records that differ only in them would collide (issue 14: 563 legacy records read, 353 stored).
+        // Each copy is kept with the next free identity, as with --keep-duplicates.
+        let dropDuplicates = options.dropExactDuplicates && !sample.flags.contains(.badDate)
+        if !previous.isActive, sample.startDate == nil {
+            // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does,
+            // and give a kept copy the next free identity there too, so that a re-import meets them one by one.
             let find = lookups.findSample[tracked.rawValue]
-            find.bind(1, sample.type)
-            find.bindNull(2)
-            find.bind(3, identity)
-            if try find.firstInteger() != nil {
-                dropped["exact duplicate records", default: 0] += 1
-                return nil
+            while true {
+                find.bind(1, sample.type)
+                find.bindNull(2)
+                find.bind(3, identity)
+                guard try find.firstInteger() != nil else { break }
+                if dropDuplicates {
+                    dropped["exact duplicate records", default: 0] += 1
+                    return nil
+                }
+                identity &+= 1
             }
         }
         if previous.isActive {
-            switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity) {
+            switch try matchSample(
+                tracked, type: sample.type, start: sample.startDate, identity: identity, dropDuplicates: dropDuplicates)
+            {
             case .unchanged(let id):
                 countUnchanged(
                     tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
@@ -121,7 +132,7 @@ extension SQLiteSink {
         statement.bind(16, identity)
         try statement.run()
         if connection.changes == 0 {
-            guard !options.dropExactDuplicates else {
+            guard !dropDuplicates else {
                 dropped["exact duplicate records", default: 0] += 1
                 ids[keyPath: counter] -= 1  // the id was not used
                 return nil

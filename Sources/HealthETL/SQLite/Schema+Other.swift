@@ -120,7 +120,10 @@ extension Schema {
             doc: "The characteristics (`Me`): one row per attribute.",
             columns: [
                 column("key", "TEXT PRIMARY KEY", "`HKCharacteristicTypeIdentifierDateOfBirth`, …"),
-                column("value", "TEXT", "As exported (`\"\"` when unset)."),
+                column(
+                    "value", "TEXT",
+                    "As exported (`\"\"` when unset). iOS 8/9 exports write HealthKit's enum numbers (sex `2` = "
+                        + "male) and the birthday as `yyyyMMdd`."),
             ]),
         SchemaTable(
             name: "documents",

@@ -18,7 +18,11 @@ extension Schema {
                 + "that have none (mindful sessions, heart-rate events)."),
         SchemaTable(
             name: "metadata",
-            doc: "`MetadataEntry` children of samples, correlations, workouts, their events/activities and routes.",
+            doc: "`MetadataEntry` children of samples, correlations, workouts, their events/activities and routes. "
+                + "In iOS 8/9 exports, which wrote metadata as attributes, every attribute of a `Record` beyond "
+                + "its standard ones (`HKWasUserEntered`, `sessionId`, …), including the pre-aggregated records' "
+                + "`recordCount`, `min`, `max` and `average`; `number` of the last three is converted like the "
+                + "record's value, which is `average` when the record has no `value`.",
             columns: [
                 column("parent_table", "TEXT NOT NULL", "The table of the element the entry belongs to."),
                 column("parent_id", "INTEGER NOT NULL", "Its `id` in that table."),

@@ -40,7 +40,8 @@ public enum Schema {
                 column(
                     "flags", "INTEGER NOT NULL DEFAULT 0",
                     "Bit set of problems found in the record, which is kept anyway: 1 start after end, 2 missing "
-                        + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date, 64 "
+                        + "start, 4 missing end, 8 missing type, 16 missing source, 32 unparsable date (never taken for "
+                        + "another record's exact duplicate), 64 "
                         + "missing or non-numeric value, 128 missing unit, 256 unit unreadable or of the wrong dimension "
                         + "(value and unit kept as exported). Not a problem: 512 entered by hand "
                         + "(`HKWasUserEntered` = 1), which the rollups rank last."),
@@ -49,7 +50,8 @@ public enum Schema {
                     "identity", "INTEGER NOT NULL",
                     "Fingerprint of what the record says (type, source, device, UTC dates, exported value and "
                         + "unit, metadata): the export has no UUIDs. Unique per type and start: exact "
-                        + "duplicates are stored once (see docs/identity.md)."),
+                        + "duplicates are stored once, except records with an unparsable date, whose copies get the "
+                        + "next free identity (see docs/identity.md)."),
             ],
             constraints: ["UNIQUE (type, start_date, identity)"])
     }

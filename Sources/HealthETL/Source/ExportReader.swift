@@ -39,10 +39,18 @@ public final class ExportReader {
         if document.replacedInvalidUTF8Bytes > 0 {
             all["bytes that were not valid UTF-8, replaced by '?'"] = document.replacedInvalidUTF8Bytes
         }
+        if decoder.legacyRecords > 0 {
+            // Not a problem: read in full. Reported so a person knows which reading rules applied.
+            all[Self.legacyFormatNote] = decoder.legacyRecords
+        }
         return all
     }
 
     public var elementCounts: [String: Int] { decoder.elementCounts }
+
+    /// The summary line counting records of the iOS 8/9 format.
+    public static let legacyFormatNote =
+        "records in the iOS 8/9 format (compact dates, source=, metadata as attributes), read in full"
 
     public func next() throws -> ExportItem? {
         while queueIndex >= decoder.pending.count {

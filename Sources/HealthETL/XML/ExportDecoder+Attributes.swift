@@ -8,6 +8,11 @@ struct CommonAttributes {
     var endDate: Timestamp?
     var rawValue: XMLBytes?
     var flags: SampleFlags = []
+    /// Attributes beyond the common ones: on a `Record`, the iOS 8/9 format's metadata and aggregates
+    /// (`ExportDecoder+Legacy.swift`). Modern records have none, so their path never looks at them twice.
+    var hasOtherAttributes = false
+    /// The source came from the iOS 8/9 format's `source` attribute.
+    var isLegacy = false
 }
 
 extension ExportDecoder {
@@ -22,11 +27,16 @@ extension ExportDecoder {
         var end: Timestamp?
         var value: XMLBytes?
         var flags: SampleFlags = []
+        var hasOtherAttributes = false
+        var isLegacy = false
         for index in 0..<attributes.count {
             let bytes = attributes.value(index)
             switch attributeNameLookup(attributes, index) {
             case .type: type = typeString(bytes)
             case .sourceName: name = nameString(bytes)
+            case .source:
+                name = nameString(bytes)
+                isLegacy = true
             case .sourceVersion: version = versionString(bytes)
             case .device: device = sources.device(bytes)
             case .unit: unit = unitString(bytes)
@@ -34,7 +44,7 @@ extension ExportDecoder {
             case .startDate: start = parseDate(bytes, &flags)
             case .endDate: end = parseDate(bytes, &flags)
             case .value: value = bytes
-            default: break
+            default: hasOtherAttributes = true
             }
         }
         if name == nil { flags.insert(.missingSource) }
@@ -44,7 +54,7 @@ extension ExportDecoder {
         let source = sources.source(name: name ?? "", version: version, device: device)
         return CommonAttributes(
             type: type, source: source, unit: unit, creationDate: creation, startDate: start, endDate: end,
-            rawValue: value, flags: flags)
+            rawValue: value, flags: flags, hasOtherAttributes: hasOtherAttributes, isLegacy: isLegacy)
     }
 
     private func parseDate(_ bytes: XMLBytes, _ flags: inout SampleFlags) -> Timestamp? {

@@ -34,6 +34,8 @@ final class ExportDecoder: SAXHandler {
     var stack: [ExportElement] = []
     var dates = TimestampCache()
     var sawRoot = false
+    /// Records written by the iOS 8/9 exporter (`source=`), reported in the run summary.
+    var legacyRecords = 0
 
     var sample: Sample?
     var correlation: Correlation?
@@ -174,7 +176,14 @@ final class ExportDecoder: SAXHandler {
         record.startDate = common.startDate
         record.endDate = common.endDate
         if common.type == nil { common.flags.insert(.missingType) }
-        if let raw = common.rawValue {
+        if common.isLegacy { legacyRecords += 1 }
+        var average: Double?
+        if common.hasOtherAttributes { average = addAttributeMetadata(attributes, to: &record) }
+        if common.rawValue == nil, !record.isCategory, let average {
+            // An iOS 8/9 aggregate of a discrete type has no `value`: it stands for `recordCount` samples
+            // whose mean is `average` (kept, with min and max, in its metadata).
+            record.value = average
+        } else if let raw = common.rawValue {
             if record.isCategory {
                 record.textValue = valueStrings.string(raw)
             } else if let number = NumberParsing.parseDouble(raw) {

@@ -37,6 +37,8 @@ enum ExportElement: String, CaseIterable {
 
 enum ExportAttribute: String {
     case type, sourceName, sourceVersion, device, unit, creationDate, startDate, endDate, value
+    /// The iOS 8/9 exporter's name for `sourceName`.
+    case source
     case key, locale, date, duration, durationUnit, uuid
     case workoutActivityType, totalDistance, totalDistanceUnit, totalEnergyBurned, totalEnergyBurnedUnit
     case average, minimum, maximum, sum

@@ -3,7 +3,7 @@
 extension ExportProfile {
     var activeEnergyUnit: String {
         switch self {
-        case .ios12: return "kcal"
+        case .ios8, .ios12: return "kcal"
         case .ios16: return "kJ"
         case .ios18: return "Cal"
         }

@@ -10,6 +10,7 @@ enum DTDText {
     /// The XML declaration and DOCTYPE, ending in `]>` and a newline.
     static func prolog(for profile: ExportProfile) -> String {
         switch profile {
+        case .ios8: return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         case .ios12: return version8 + "\n"
         case .ios16: return version12 + "\n"
         case .ios18: return version14 + "\n"

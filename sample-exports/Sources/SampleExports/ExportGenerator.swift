@@ -64,7 +64,8 @@ public final class ExportGenerator {
         try container.end()
         context.tally.xmlBytes = writer.bytesWritten
         context.tally.controlCharacters = writer.controlCharacters
-        if container.writesSideFiles && options.includeSideFiles {
+        // The iOS 8/9 exporter wrote export.xml alone (no CDA, routes or ECGs existed yet).
+        if container.writesSideFiles && options.includeSideFiles && options.profile != .ios8 {
             try writeSideFiles(context, container: container)
         }
         context.tally.outputBytes = try container.finish()
@@ -84,6 +85,11 @@ public final class ExportGenerator {
         try writer.raw("<HealthData locale=\"")
         try writer.escaped(options.effectiveLocale)
         try writer.raw("\">\n")
+        if profile == .ios8 {
+            try LegacyExportWriter(context: context).write()
+            try writer.raw("</HealthData>\n")
+            return
+        }
         let summaries = SummaryWriters(context: context)
         try summaries.writeHeader()
 

@@ -22,6 +22,11 @@ public struct ExportTally: Codable, Equatable, Sendable {
     public var syncSuperseded: Int = 0
     /// Every `MetadataEntry` element anywhere (records, correlation children, workouts twice, events, routes…).
     public var metadataEntries: Int = 0
+    /// `ios8` profile: metadata written as attributes of a `Record` (`HKWasUserEntered="1"`, `sessionId`, and
+    /// the aggregates' `recordCount`, `min`, `max`, `average`): one metadata row each once imported.
+    public var metadataAttributes: Int = 0
+    /// `ios8` profile: pre-aggregated records (those with `recordCount`); `min`/`max`/`average` on discrete ones.
+    public var aggregatedRecords: Int = 0
     public var correlations: Int = 0
     /// `Record`s inside `Correlation`s; each also appears at top level (and is counted in `records` there).
     public var correlationChildRecords: Int = 0

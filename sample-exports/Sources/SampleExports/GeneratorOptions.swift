@@ -4,6 +4,9 @@ import Foundation
 /// well formed), inline route `Location`s versus GPX files, workout totals as attributes versus
 /// `WorkoutStatistics`, and the pre-iOS 16 sleep value names.
 public enum ExportProfile: String, Sendable, Codable, CaseIterable {
+    /// iOS 8/9 (2014–2015): the legacy format of reference §3.2, written by `LegacyExportWriter`: no DTD,
+    /// compact dates, `source=`, metadata as attributes, pre-aggregated records, integer `Me` values.
+    case ios8
     /// iOS 12.3, "HealthKit Export Version: 8": inline routes, workout total attributes, `…SleepAnalysisAsleep`.
     case ios12
     /// iOS 16.0, "HealthKit Export Version: 12": the malformed DTD of §3.3, otherwise the iOS 16 writer.
@@ -13,6 +16,7 @@ public enum ExportProfile: String, Sendable, Codable, CaseIterable {
 
     var exportVersion: Int {
         switch self {
+        case .ios8: return 0  // no DTD, no version comment
         case .ios12: return 8
         case .ios16: return 12
         case .ios18: return 14
@@ -20,7 +24,7 @@ public enum ExportProfile: String, Sendable, Codable, CaseIterable {
     }
 
     /// Workouts with `WorkoutStatistics`, `WorkoutActivity`, event metadata, vision Rx, sleep stages.
-    var isModern: Bool { self != .ios12 }
+    var isModern: Bool { self != .ios12 && self != .ios8 }
 }
 
 /// The zone the simulated person lives in. Daily rhythms (sleep, ActivitySummary days, HRV beat times, GPX file
@@ -73,6 +77,7 @@ public struct GeneratorOptions: Sendable {
     var effectiveLocale: String {
         if let locale { return locale }
         switch profile {
+        case .ios8: return "en_DE"
         case .ios12: return "en_US"
         case .ios16: return "en_FR"
         case .ios18: return "en_US"

@@ -59,6 +59,7 @@ struct SourceCatalog: Sendable {
     init(profile: ExportProfile, controlCharacters: Bool) {
         let (ios, watchOS, phoneHardware, watchHardware): (String, String, String, String)
         switch profile {
+        case .ios8: (ios, watchOS, phoneHardware, watchHardware) = ("8.4", "1.0", "iPhone7,2", "Watch1,2")
         case .ios12: (ios, watchOS, phoneHardware, watchHardware) = ("12.3", "5.2.1", "iPhone10,4", "Watch4,4")
         case .ios16: (ios, watchOS, phoneHardware, watchHardware) = ("16.0", "9.0", "iPhone14,2", "Watch6,7")
         case .ios18: (ios, watchOS, phoneHardware, watchHardware) = ("18.3", "11.3", "iPhone16,1", "Watch6,7")

@@ -6,7 +6,7 @@ import SampleExports
 
 let usage = """
     usage: generate-export --out PATH [--seed N] [--days N] [--scale X] [--target-mb N]
-                           [--profile ios18|ios16|ios12] [--format zip|folder|xml] [--xml-name NAME]
+                           [--profile ios18|ios16|ios12|ios8] [--format zip|folder|xml] [--xml-name NAME]
                            [--tally PATH] [--start YYYY-MM-DD] [--offset +0100] [--level 0-9]
                            [--no-duplicates] [--no-control-chars] [--no-side-files]
       --out       the zip file, the folder to create apple_health_export/ in, or the XML file
