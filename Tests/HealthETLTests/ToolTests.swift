@@ -72,6 +72,21 @@ struct ToolTests {
         #expect(text.err.contains("records 1"))
     }
 
+    /// Another application's SQLite file is left alone, and the error says which file it is.
+    @Test func aForeignDatabaseIsRefusedNamingTheFile() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = directory.write("export.xml", Self.oneRecordExport)
+        let database = directory.file("photos.sqlite")
+        let other = try SQLiteConnection(path: database)
+        try other.execute("CREATE TABLE albums (name TEXT); INSERT INTO albums VALUES ('summer')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let result = run(["import", export, "--db", database])
+        #expect(result.code == 73)
+        #expect(result.err == "healthetl: \(database): error: not a healthetl database (it holds another application's tables) (hint: import into a new file)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+    }
+
     @Test func aLockedDatabaseIsReportedWithItsOwnExitCode() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
