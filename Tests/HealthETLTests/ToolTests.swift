@@ -24,7 +24,8 @@ struct ToolTests {
     @Test func usageErrorsExit64WithASuggestion() {
         let result = run(["import", "x.zip", "--db", "a.sqlite", "--quite"])
         #expect(result.code == 64)
-        #expect(result.err.hasPrefix("Error: Unknown option '--quite'. Did you mean '--quiet'?\n"))
+        #expect(result.err.hasPrefix("Error: Unknown option '--quite'. Did you mean '--quiet'?\nUsage: healthetl import <export>"))
+        #expect(result.err.hasSuffix("\n  See 'healthetl help import' for more information.\n"))
         #expect(run(["import", "--db", "a.sqlite"]).err.hasPrefix("Error: Missing expected argument '<export>'"))
         #expect(run(["import", "x.zip"]).code == 64)
         #expect(run(["frobnicate"]).code == 64)
@@ -35,7 +36,8 @@ struct ToolTests {
     @Test func helpAndVersionGoToStandardOutput() {
         let help = run(["--help"])
         #expect(help.code == 0)
-        #expect(help.out.contains("USAGE: healthetl import"))
+        #expect(help.out.contains("USAGE: healthetl <command> [<options>]"))
+        #expect(help.out.contains("\n  import   "))
         #expect(run(["--version"]).out == "healthetl \(HealthETLVersion.current)\n")
     }
 
