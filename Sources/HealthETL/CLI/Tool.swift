@@ -58,9 +58,7 @@ public struct Tool {
         default: break
         }
         guard let command = Self.commands.first(where: { $0.description.name == name }) else {
-            var message = "Unknown command '\(name)'."
-            if let nearest = Self.nearestCommand(to: name) { message += " Did you mean '\(nearest)'?" }
-            return usageError(UsageError(message: message))
+            return usageError(Self.unknownCommand(name))
         }
         var tool = self
         tool.activeCommand = command.description
@@ -72,11 +70,16 @@ public struct Tool {
         return command.run(tool)(rest)
     }
 
-    /// The command name closest to a mistyped one, if it is close enough to be what was meant.
-    static func nearestCommand(to name: String) -> String? {
+    /// "Unknown command", with the command closest to a mistyped one if it is close enough to be what was meant.
+    static func unknownCommand(_ name: String) -> UsageError {
+        var message = "Unknown command '\(name)'."
         let names = commands.map(\.description.name)
-        guard let nearest = names.min(by: { editDistance($0, name) < editDistance($1, name) }) else { return nil }
-        return editDistance(nearest, name) <= max(2, name.count / 3) ? nearest : nil
+        if let nearest = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
+            editDistance(nearest, name) <= max(2, name.count / 3)
+        {
+            message += " Did you mean '\(nearest)'?"
+        }
+        return UsageError(message: message)
     }
 
     /// Prints a usage error with the usage of the command being run (or of the tool) and exits 64.
@@ -110,9 +113,7 @@ public struct Tool {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
         }
         guard let command = descriptions.first(where: { $0.name == name }) else {
-            var message = "Unknown command '\(name)'."
-            if let nearest = Self.nearestCommand(to: name) { message += " Did you mean '\(nearest)'?" }
-            return usageError(UsageError(message: message))
+            return usageError(Self.unknownCommand(name))
         }
         standardOutput(HelpText.command(command))
         return 0
