@@ -57,8 +57,35 @@ import Testing
     @Test func tildeIsTheHomeFolder() throws {
         let json = #"{"version": 1, "input": {"export": "~/export.zip", "stateOfMind": "~/a/mood.json"}, "# + Self.sinks + "}"
         let definition = try PipelineDefinition.parse(data: Data(json.utf8), baseDirectory: NSTemporaryDirectory(), fileName: "p.json")
-        #expect(definition.inputExport == NSHomeDirectory() + "/export.zip")
-        #expect(definition.stateOfMind == NSHomeDirectory() + "/a/mood.json")
+        let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+        #expect(definition.inputExport == home + "/export.zip")
+        #expect(definition.stateOfMind == home + "/a/mood.json")
+    }
+
+    /// A cron job or container may set a HOME other than the password database's: HOME wins.
+    @Test func tildeComesFromHomeNotThePasswordDatabase() {
+        let environment = ["HOME": "/srv/someone else"]
+        #expect(PipelinePaths.absolute("~/drop/export.zip", relativeTo: "/tmp", environment: environment) == "/srv/someone else/drop/export.zip")
+        #expect(PipelinePaths.absolute("~", relativeTo: "/tmp", environment: environment) == "/srv/someone else")
+        // Not a tilde to expand: relative to the pipeline's folder.
+        #expect(PipelinePaths.absolute("a~/b", relativeTo: "/tmp", environment: environment) == "/tmp/a~/b")
+        // In a glob, the home folder is literal: its brackets are not a pattern.
+        let globHome = ["HOME": "/home/x[1]"]
+        #expect(PipelinePaths.absolute("~/export*.zip", relativeTo: "/tmp", environment: globHome) == #"/home/x\[1\]/export*.zip"#)
+    }
+
+    @Test func withoutHomeTildeComesFromThePasswordDatabase() throws {
+        // Users' names and homes read from /etc/passwd directly (name, uid and home are fields 1, 3 and 6).
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        let entries = passwd.split(separator: "\n").map { $0.split(separator: ":", omittingEmptySubsequences: false) }
+            .filter { $0.count >= 6 }
+        let mine = try #require(entries.first { $0[2] == "\(getuid())" })
+        #expect(PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: [:]) == String(mine[5]) + "/export.zip")
+        #expect(PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: ["HOME": ""]) == String(mine[5]) + "/export.zip")
+        let root = try #require(entries.first { $0[2] == "0" })
+        #expect(
+            PipelinePaths.absolute("~\(root[0])/export.zip", relativeTo: "/tmp", environment: ["HOME": "/elsewhere"])
+                == (String(root[5]) as NSString).appendingPathComponent("export.zip"))
     }
 
     @Test func resolveInputReportsEveryMissingInputAtOnce() throws {

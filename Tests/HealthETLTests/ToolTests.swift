@@ -24,7 +24,8 @@ struct ToolTests {
     @Test func usageErrorsExit64WithASuggestion() {
         let result = run(["import", "x.zip", "--db", "a.sqlite", "--quite"])
         #expect(result.code == 64)
-        #expect(result.err.hasPrefix("Error: Unknown option '--quite'. Did you mean '--quiet'?\n"))
+        #expect(result.err.hasPrefix("Error: Unknown option '--quite'. Did you mean '--quiet'?\nUsage: healthetl import <export>"))
+        #expect(result.err.hasSuffix("\n  See 'healthetl help import' for more information.\n"))
         #expect(run(["import", "--db", "a.sqlite"]).err.hasPrefix("Error: Missing expected argument '<export>'"))
         #expect(run(["import", "x.zip"]).code == 64)
         #expect(run(["frobnicate"]).code == 64)
@@ -35,7 +36,8 @@ struct ToolTests {
     @Test func helpAndVersionGoToStandardOutput() {
         let help = run(["--help"])
         #expect(help.code == 0)
-        #expect(help.out.contains("USAGE: healthetl import"))
+        #expect(help.out.contains("USAGE: healthetl <command> [<options>]"))
+        #expect(help.out.contains("\n  import   "))
         #expect(run(["--version"]).out == "healthetl \(HealthETLVersion.current)\n")
     }
 
@@ -70,6 +72,21 @@ struct ToolTests {
         #expect(summary.rows["cumulative_samples"] == 1)
         let text = run(["import", export, "--db", directory.file("c.sqlite")])
         #expect(text.err.contains("records 1"))
+    }
+
+    /// Another application's SQLite file is left alone, and the error says which file it is.
+    @Test func aForeignDatabaseIsRefusedNamingTheFile() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let export = directory.write("export.xml", Self.oneRecordExport)
+        let database = directory.file("photos.sqlite")
+        let other = try SQLiteConnection(path: database)
+        try other.execute("CREATE TABLE albums (name TEXT); INSERT INTO albums VALUES ('summer')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let result = run(["import", export, "--db", database])
+        #expect(result.code == 73)
+        #expect(result.err == "healthetl: \(database): error: not a healthetl database (it holds another application's tables) (hint: import into a new file)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
     }
 
     @Test func aLockedDatabaseIsReportedWithItsOwnExitCode() throws {

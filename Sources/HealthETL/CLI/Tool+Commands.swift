@@ -6,7 +6,7 @@ extension Tool {
     func runPipeline(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(rawArguments, valueOptions: [], flagOptions: ["--dry-run", "--quiet", "--json"])
+            arguments = try Arguments(rawArguments, for: .runCommand)
         } catch {
             return usageError(error)
         }
@@ -38,9 +38,7 @@ extension Tool {
     func runExport(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--csv"],
-                flagOptions: ["--excel", "--quiet", "--json", "--no-tables", "--no-daily"])
+            arguments = try Arguments(rawArguments, for: .exportCommand)
         } catch {
             return usageError(error)
         }
@@ -67,8 +65,7 @@ extension Tool {
     func runStatus(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(
-                rawArguments, valueOptions: ["--db", "--person", "--postgres"], flagOptions: ["--json"])
+            arguments = try Arguments(rawArguments, for: .statusCommand)
         } catch {
             return usageError(error)
         }
@@ -101,7 +98,7 @@ extension Tool {
         let zone: TimeZone
         let lockTimeout: Double
         do throws(UsageError) {
-            arguments = try Arguments(rawArguments, valueOptions: ["--db", "--wait"], flagOptions: ["--quiet"])
+            arguments = try Arguments(rawArguments, for: .setTimeZoneCommand)
             guard arguments.positionals.count == 1 else {
                 throw UsageError(message: "Expected one argument: the IANA time zone (Europe/Berlin)")
             }

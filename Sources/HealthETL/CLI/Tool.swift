@@ -16,102 +16,133 @@ public struct Tool {
         self.errorIsTerminal = errorIsTerminal
     }
 
-    public static let usage = """
-        OVERVIEW: Turn the Health app's export.zip into a SQLite database, and keep it up to date.
+    /// The command being run, so that its usage errors print its usage (set by `run` before it starts one).
+    var activeCommand: CommandDescription?
 
-        USAGE: healthetl import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]
-               healthetl import <export> --csv <folder> [--excel]
-               healthetl import <export> --person <id> [--postgres <url>] [--working-copy <folder>]
-               healthetl export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]
-               healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
-               healthetl status (--db <path> | --person <id> [--postgres <url>]) [--json]
-               healthetl set-timezone <zone> --db <path>
-               healthetl schema [--postgres]
+    /// A command: its description (help, parsing, man page, completion) and the code that runs it.
+    struct Command {
+        var description: CommandDescription
+        var run: (Tool) -> ([String]) -> Int32
+    }
 
-        ARGUMENTS:
-          <export>                export.zip, the unzipped apple_health_export folder, or export.xml
+    /// Every command, in the order help lists them. A new command is one line here, with its description and
+    /// its `run…` function in a file of its own.
+    static var commands: [Command] {
+        [
+            Command(description: .importCommand, run: Tool.runImport),
+            Command(description: .exportCommand, run: Tool.runExport),
+            Command(description: .runCommand, run: Tool.runPipeline),
+            Command(description: .statusCommand, run: Tool.runStatus),
+            Command(description: .setTimeZoneCommand, run: Tool.runSetTimeZone),
+            Command(description: .schemaCommand, run: Tool.runSchema),
+            Command(description: .helpCommand, run: Tool.runHelp),
+        ]
+    }
 
-        IMPORT OPTIONS:
-          --db <path>             The SQLite database to write: created if missing, else updated with only
-                                  what changed (new, replaced and deleted samples).
-          --person <id>           Import into PostgreSQL as this person's data (a study's participant id):
-                                  each person's rows are kept apart and updated like a database of their own.
-          --postgres <url>        The PostgreSQL server for --person (postgresql://user@host/db); without it,
-                                  libpq's PG* environment variables (PGHOST, PGDATABASE, PGUSER, PGPASSFILE).
-          --working-copy <folder> Keep the person's working copy here between runs (owner-only): the next run
-                                  on this machine skips copying the person's rows out of the server.
-          --csv <folder>          Also (or, without --db, only) write CSV files: one per table, and the daily
-                                  rollups daily.csv, daily_long.csv, daily_units.csv.
-          --excel                 CSV for spreadsheets: BOM, dates as 2024-03-31 08:15:00, no blobs, cells
-                                  that would run as formulas prefixed with '.
-          --timezone <zone>       IANA zone deciding each sample's local_date (default: the database's zone,
-                                  else this machine's). A sample's own HKTimeZone wins.
-          --state-of-mind <file>  A Health Auto Export JSON file with State of Mind entries to import too.
-          --keep-duplicates       Store exact duplicates and superseded sync versions too (dedup off).
-          --raw-units             Keep values in the units they were exported in (unit stage off).
-          --force                 Import an export older than the one the database was last updated from.
-          --rescan                Read the export even if it is the same file as the last import.
-          --wait <seconds>        How long to wait for another run holding the database. (default: 10)
-          --quiet                 Print nothing on success (for cron); errors still go to stderr.
-          --json                  Print a machine-readable summary on stdout.
-          --version               Show the version.
-          -h, --help              Show help information.
-
-        """
+    /// The whole tool's help (`healthetl help`).
+    public static var usage: String { HelpText.tool(commands.map(\.description)) }
 
     public func run(_ arguments: [String]) -> Int32 {
-        guard let command = arguments.first else {
+        guard let name = arguments.first else {
             standardError(Self.usage)
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
-        switch command {
-        case "-h", "--help", "help":
+        switch name {
+        case "-h", "--help":
             standardOutput(Self.usage)
             return 0
         case "--version":
             standardOutput("healthetl \(HealthETLVersion.current)\n")
             return 0
-        case "import": return runImport(rest)
-        case "status": return runStatus(rest)
-        case "export": return runExport(rest)
-        case "run": return runPipeline(rest)
-        case "set-timezone": return runSetTimeZone(rest)
-        case "schema":
-            switch rest {
-            case []: standardOutput(SchemaDocumentation.markdown())
-            // For a DBA who creates the schema before granting importers less than CREATE.
-            case ["--postgres"]: standardOutput(PostgresSchema.createStatements.joined(separator: ";\n\n") + ";\n")
-            default: return usageError(UsageError(message: "Unexpected argument '\(rest[0])' (schema takes only --postgres)"))
-            }
-            return 0
-        default:
-            return usageError(UsageError(message: "Unknown command '\(command)'."))
+        default: break
         }
+        guard let command = Self.commands.first(where: { $0.description.name == name }) else {
+            return usageError(Self.unknownCommand(name))
+        }
+        var tool = self
+        tool.activeCommand = command.description
+        // `--help` anywhere before `--` wins over everything else, as in git and swift-argument-parser.
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            standardOutput(HelpText.command(command.description))
+            return 0
+        }
+        return command.run(tool)(rest)
     }
 
+    /// "Unknown command", with the command closest to a mistyped one if it is close enough to be what was meant.
+    static func unknownCommand(_ name: String) -> UsageError {
+        var message = "Unknown command '\(name)'."
+        let names = commands.map(\.description.name)
+        if let nearest = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
+            editDistance(nearest, name) <= max(2, name.count / 3)
+        {
+            message += " Did you mean '\(nearest)'?"
+        }
+        return UsageError(message: message)
+    }
+
+    /// Prints a usage error with the usage of the command being run (or of the tool) and exits 64.
     func usageError(_ error: UsageError) -> Int32 {
-        standardError("Error: \(error.message)\nUsage: healthetl import <export> --db <path>\n  See 'healthetl --help' for more information.\n")
+        standardError(HelpText.usageError(error.message, command: activeCommand))
         return ExitCode.usage.rawValue
     }
 
-    private func runImport(_ rawArguments: [String]) -> Int32 {
+    /// `healthetl help [<command>]`; `--man` and `--bash-completion` print what `scripts/install` installs.
+    func runHelp(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(
-                rawArguments, valueOptions: [
-                    "--db", "--timezone", "--wait", "--state-of-mind", "--csv", "--person", "--postgres",
-                    "--working-copy",
-                ],
-                flagOptions: [
-                    "--quiet", "--json", "--help", "--keep-duplicates", "--raw-units", "--force", "--rescan", "--excel",
-                ])
+            arguments = try Arguments(rawArguments, for: .helpCommand)
         } catch {
             return usageError(error)
         }
-        if arguments.flags.contains("--help") {
+        let descriptions = Self.commands.map(\.description)
+        if arguments.flags.contains("--man") {
+            standardOutput(ManPage.roff(descriptions))
+            return 0
+        }
+        if arguments.flags.contains("--bash-completion") {
+            standardOutput(BashCompletion.script(descriptions))
+            return 0
+        }
+        guard let name = arguments.positionals.first else {
             standardOutput(Self.usage)
             return 0
+        }
+        guard arguments.positionals.count == 1 else {
+            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
+        }
+        guard let command = descriptions.first(where: { $0.name == name }) else {
+            return usageError(Self.unknownCommand(name))
+        }
+        standardOutput(HelpText.command(command))
+        return 0
+    }
+
+    func runSchema(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do throws(UsageError) {
+            arguments = try Arguments(rawArguments, for: .schemaCommand)
+            if let unexpected = arguments.positionals.first {
+                throw UsageError(message: "Unexpected argument '\(unexpected)'")
+            }
+        } catch {
+            return usageError(error)
+        }
+        if arguments.flags.contains("--postgres") {
+            standardOutput(PostgresSchema.createStatements.joined(separator: ";\n\n") + ";\n")
+        } else {
+            standardOutput(SchemaDocumentation.markdown())
+        }
+        return 0
+    }
+
+    func runImport(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(rawArguments, for: .importCommand)
+        } catch {
+            return usageError(error)
         }
         guard let input = arguments.positionals.first else {
             return usageError(UsageError(message: "Missing expected argument '<export>'"))

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Builds a `PipelineDefinition` from the JSON tree, reporting every problem to `reader` with its path.
 /// Stages are in PipelineParser+Stages.swift, sinks in PipelineParser+Sinks.swift.
 struct PipelineParser {
@@ -127,11 +131,40 @@ enum PipelineNumber {
 
 /// `~` expansion and resolution of relative paths against the pipeline file's folder.
 enum PipelinePaths {
-    static func absolute(_ path: String, relativeTo base: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+    static func absolute(
+        _ path: String, relativeTo base: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let isPattern = PipelineGlob.isPattern(path)
+        // A glob's base folder (or home folder) must not be read as a pattern itself.
+        func literal(_ text: String) -> String { isPattern ? PipelineGlob.escape(text) : text }
+        let expanded = expandingTilde(path, environment: environment, literal: literal)
         if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-        // A glob's base folder must not be read as a pattern itself.
-        let prefix = PipelineGlob.isPattern(path) ? PipelineGlob.escape(base) : base
-        return ((prefix as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+        return ((literal(base) as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+    }
+
+    /// `~` and `~/…` from `$HOME`, which is what a cron job, a systemd unit or a container sets (their user's
+    /// password-database entry may name another folder, or none); the password database only when `HOME` is
+    /// unset or empty. `~name/…` is that user's home folder. `literal` escapes the home folder for a glob.
+    static func expandingTilde(
+        _ path: String, environment: [String: String], literal: (String) -> String = { $0 }
+    ) -> String {
+        guard path.hasPrefix("~") else { return path }
+        let nameEnd = path.firstIndex(of: "/") ?? path.endIndex
+        let user = String(path[path.index(after: path.startIndex)..<nameEnd])
+        let home: String?
+        if user.isEmpty {
+            home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? passwordDatabaseHome(of: nil)
+        } else {
+            home = passwordDatabaseHome(of: user)
+        }
+        guard let home else { return path }
+        return literal(home) + path[nameEnd...]
+    }
+
+    /// The home folder of `user` (nil: the current user) in the password database.
+    static func passwordDatabaseHome(of user: String?) -> String? {
+        let entry = user.map { getpwnam($0) } ?? getpwuid(getuid())
+        guard let directory = entry?.pointee.pw_dir else { return nil }
+        return String(cString: directory)
     }
 }

@@ -60,7 +60,7 @@ final class PostgresSession {
     static var hostName: String {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count - 1)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers

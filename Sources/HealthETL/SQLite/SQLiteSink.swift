@@ -87,7 +87,7 @@ public final class SQLiteSink: ExportSink {
             }
         } catch let error as ImportError {
             target.rollback()
-            throw error
+            throw error.located(file: path, entry: nil)
         } catch {
             target.rollback()
             throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
@@ -117,10 +117,13 @@ public final class SQLiteSink: ExportSink {
             return true
         }
         guard version == .integer(Int64(Schema.userVersion)) else {
-            throw ImportError(
-                .output,
-                "the database was not written by this version of healthetl (user_version \(version), expected "
-                    + "\(Schema.userVersion))", hint: "import into a new file")
+            // user_version 0 with tables: another application's SQLite file, never to be written into.
+            let message =
+                version == .integer(0)
+                ? "not a healthetl database (it holds another application's tables)"
+                : "the database was not written by this version of healthetl (user_version "
+                    + "\(version.integer.map(String.init) ?? "?"), expected \(Schema.userVersion))"
+            throw ImportError(.output, message, hint: "import into a new file")
         }
         return true
     }
