@@ -59,11 +59,13 @@ final class SQLiteTarget {
                 Self.makeOwnerOnly(path)
                 // WAL: readers keep the last committed state while this run writes (a database of an earlier
                 // version, in rollback-journal mode, is switched once; the mode is stored in the file).
+                if try Self.isHealthETLDatabaseOrEmpty(connection) {
+                    try connection.execute("PRAGMA journal_mode = WAL")
+                }
                 // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
                 // no triggers of its own; the PostgreSQL working copy logs its changes with them.
                 try connection.execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; "
-                        + "PRAGMA recursive_triggers = ON")
+                    "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
             }
             try connection.execute("BEGIN IMMEDIATE")
             if isNew { flusher = BackgroundFlusher(path: workingPath) }
@@ -77,6 +79,18 @@ final class SQLiteTarget {
             if isNew { unlink(workingPath) }
             throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
         }
+    }
+
+    /// Whether the file is one healthetl wrote (a known schema version with its run log) or holds no table
+    /// yet. Only those are switched to WAL: another application's database is refused by the sink byte for
+    /// byte as it was.
+    static func isHealthETLDatabaseOrEmpty(_ connection: SQLiteConnection) throws -> Bool {
+        guard case .integer(let tables) = try connection.scalar("SELECT count(*) FROM sqlite_master") else { return false }
+        if tables == 0 { return true }
+        guard case .integer(let version) = try connection.scalar("PRAGMA user_version"),
+            (1...Int64(Schema.userVersion)).contains(version)
+        else { return false }
+        return try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'import_runs'") == .integer(1)
     }
 
     /// The database and the log files SQLite keeps beside it, owner-only (a database of an earlier version,
