@@ -27,6 +27,7 @@ public struct Tool {
                healthetl status (--db <path> | --person <id> [--postgres <url>]) [--json]
                healthetl set-timezone <zone> --db <path>
                healthetl schema [--postgres]
+               healthetl datasette --db <path> [--metadata <file>]
 
         ARGUMENTS:
           <export>                export.zip, the unzipped apple_health_export folder, or export.xml
@@ -77,6 +78,7 @@ public struct Tool {
         case "export": return runExport(rest)
         case "run": return runPipeline(rest)
         case "set-timezone": return runSetTimeZone(rest)
+        case "datasette": return runDatasette(rest)
         case "schema":
             switch rest {
             case []: standardOutput(SchemaDocumentation.markdown())

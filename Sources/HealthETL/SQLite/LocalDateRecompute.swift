@@ -29,8 +29,8 @@ extension SQLiteSink {
                 "UPDATE \"\(table.name)\" AS t SET local_date = \(day) WHERE local_date IS NOT \(day)")
             changed += connection.changes
         }
-        // Workouts also keep their local clock time of the start.
-        changed += try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: false)
+        // Workouts also keep the local clock time of their start (not counted: the count is of changed days).
+        try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: false)
         return changed
     }
 }
