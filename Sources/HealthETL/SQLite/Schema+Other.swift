@@ -4,8 +4,12 @@ extension Schema {
             name: "data_types",
             doc: "The types that appear in the database, with the names a person reads: every sample, correlation "
                 + "and workout statistic type, and every workout activity. Rebuilt by every run. Display names "
-                + "follow the Health app where it has a name of its own (`BodyMass` → Weight); others are the "
-                + "identifier split into words (`HKQuantityTypeIdentifierStepCount` → Step Count).",
+                + "follow the Health app where it has a name of its own (`BodyMass` → Weight, "
+                + "`HeartRateVariabilitySDNN` → Heart Rate Variability); the others are the identifier without its "
+                + "`HK…TypeIdentifier`/`HKWorkoutActivityType` prefix, split into words at capitals and digits "
+                + "(`HKQuantityTypeIdentifierStepCount` → Step Count, `UVExposure` → UV Exposure, `VO2` kept whole), "
+                + "with a leading \"Distance\" moved to the end (Cycling Distance) and a leading \"Dietary\" "
+                + "dropped (Protein).",
             columns: [
                 column("type", "TEXT NOT NULL", "The identifier as exported (`HKQuantityTypeIdentifierStepCount`, "
                     + "`HKWorkoutActivityTypeRunning`)."),
