@@ -5,10 +5,6 @@ import Testing
 @testable import HealthETL
 @testable import SampleExports
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `healthetl datasette` against the real Datasette from PyPI (installed into a venv under .build/ on first
 /// use): every canned query answers, with the rows the same SQL gives run directly; every table and view page
 /// opens with the metadata. Skipped, with a message, only when pip cannot install Datasette.
@@ -77,9 +73,38 @@ struct DatasetteTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func fetch(_ url: String) async throws -> (status: Int, body: Data) {
-        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    /// A plain HTTP/1.0 GET on a blocking socket (with a receive timeout): no URLSession, whose callbacks can
+    /// wait long behind a busy test runner. The server answers HTTP/1.0 without chunking and closes.
+    static func fetch(port: Int, _ path: String) throws -> (status: Int, body: Data) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { return (0, Data()) }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == request.count else {
+            return (0, Data())
+        }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        guard let end = response.range(of: Data("\r\n\r\n".utf8)) else { return (0, Data()) }
+        let statusLine = String(decoding: response[..<end.lowerBound], as: UTF8.self).split(separator: " ")
+        let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
+        return (status, Data(response[end.upperBound...]))
     }
 
     /// A JSON value and a SQLite value say the same thing (REALs to the last bit or so: Python prints the
@@ -96,7 +121,7 @@ struct DatasetteTests {
         }
     }
 
-    @Test func cannedQueriesAnswerWithTheRowsOfTheirSQL() async throws {
+    @Test func cannedQueriesAnswerWithTheRowsOfTheirSQL() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         guard let datasette = Self.installedDatasette(log: directory.file("pip.log")) else { return }
@@ -130,13 +155,12 @@ struct DatasetteTests {
         server.standardError = logHandle
         try server.run()
         defer { Self.stop(server) }
-        let base = "http://127.0.0.1:\(port)"
         // Started when it answers; bounded, so a server that never comes up fails the test instead of hanging it.
-        let deadline = Date().addingTimeInterval(90)
+        let deadline = Date().addingTimeInterval(180)
         var ready = false
         while !ready && server.isRunning && Date() < deadline {
-            ready = (try? await Self.fetch(base + "/-/versions.json"))?.status == 200
-            if !ready { try await Task.sleep(nanoseconds: 250_000_000) }
+            ready = (try? Self.fetch(port: port, "/-/versions.json"))?.status == 200
+            if !ready { usleep(250_000) }
         }
         try #require(ready, "Datasette did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
 
@@ -147,7 +171,7 @@ struct DatasetteTests {
             let columns = statement.columnNames
             let expected = try statement.rows()
             #expect(!expected.isEmpty, "\(query.name) has no rows in the test export: it would prove nothing")
-            let (status, body) = try await Self.fetch("\(base)/\(name)/\(query.name).json?_shape=array")
+            let (status, body) = try Self.fetch(port: port, "/\(name)/\(query.name).json?_shape=array")
             #expect(status == 200, "\(query.name): HTTP \(status)")
             let rows = try #require(try JSONSerialization.jsonObject(with: body) as? [[String: Any]], "\(query.name)")
             #expect(rows.count == expected.count, "\(query.name)")
@@ -160,10 +184,10 @@ struct DatasetteTests {
         }
         // Every table and view opens with its metadata (units included), and the descriptions arrived.
         for table in Schema.tables.map(\.name) + Schema.viewDescriptions.map(\.name) {
-            let (status, _) = try await Self.fetch("\(base)/\(name)/\(table).json?_size=1")
+            let (status, _) = try Self.fetch(port: port, "/\(name)/\(table).json?_size=1")
             #expect(status == 200, "\(table): HTTP \(status)")
         }
-        let served = try JSONSerialization.jsonObject(with: try await Self.fetch(base + "/-/metadata.json").body)
+        let served = try JSONSerialization.jsonObject(with: try Self.fetch(port: port, "/-/metadata.json").body)
         let tables = ((served as? [String: Any])?["databases"] as? [String: Any])?[name] as? [String: Any]
         let overview = (tables?["tables"] as? [String: Any])?["workout_overview"] as? [String: Any]
         #expect(overview?["description_html"] as? String == DatasetteMetadata.html(Schema.workoutOverview.doc))
