@@ -24,8 +24,12 @@ public enum SchemaDocumentation {
             text += "\n"
         }
         text += "## Views\n\n"
-        for view in Schema.views {
-            text += "```sql\n\(view.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n"
+        for view in Schema.viewDescriptions {
+            text += "### `\(view.name)`\n\n\(view.doc)\n\n| column | meaning |\n|---|---|\n"
+            for column in view.columns {
+                text += "| `\(column.name)` | \(column.doc.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            }
+            text += "\n```sql\n\(view.sql.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n"
         }
         text += "## Indexes\n\n"
         for index in Schema.indexes { text += "- `\(index)`\n" }

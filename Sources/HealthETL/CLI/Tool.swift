@@ -35,6 +35,7 @@ public struct Tool {
             Command(description: .statusCommand, run: Tool.runStatus),
             Command(description: .setTimeZoneCommand, run: Tool.runSetTimeZone),
             Command(description: .schemaCommand, run: Tool.runSchema),
+            Command(description: .datasetteCommand, run: Tool.runDatasette),
             Command(description: .helpCommand, run: Tool.runHelp),
         ]
     }

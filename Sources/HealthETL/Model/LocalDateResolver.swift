@@ -47,6 +47,22 @@ public struct LocalDateResolver {
         return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
     }
 
+    /// The offset from UTC, in seconds, of `instant` in the zone `zoneName` (else the resolver's zone): for
+    /// the local clock time of a workout's start.
+    public mutating func offsetSeconds(of instant: Timestamp, zoneName: String? = nil) -> Int32 {
+        var zone = timeZone
+        if let zoneName {
+            if let cached = zones[zoneName] {
+                zone = cached ?? timeZone
+            } else {
+                let found = TimeZone(identifier: zoneName)
+                zones[zoneName] = found
+                zone = found ?? timeZone
+            }
+        }
+        return offset(in: zone, at: instant.seconds)
+    }
+
     private mutating func offset(in zone: TimeZone, at seconds: Int64) -> Int32 {
         let utcDay = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         if let cached = dayOffsets[zone.identifier]?[utcDay] {

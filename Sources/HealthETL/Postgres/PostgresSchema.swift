@@ -130,7 +130,23 @@ enum PostgresSchema {
             SELECT person, label AS date, type, statistic, column_name, value, unit, sources
             FROM \(name).rollups WHERE period = 'day'
         """,
+        Schema.workoutOverviewSQL(schema: "\(name).", person: true),
     ]
+
+    /// Brings a schema of version 2 to version 3: what `SchemaMigration.fromVersion2` does for SQLite. Each
+    /// person's new column and table are filled by their next import (the working copy does it).
+    static var upgradeFromVersion2: [String] {
+        let added: Set = ["workout_statistics_workout", "workout_routes_workout"]
+        // swift-format-ignore: NeverForceUnwrap
+        let dataTypes = tables.first { $0.table.name == "data_types" }!
+        return [
+            "ALTER TABLE \(name).workouts ADD COLUMN local_start TEXT",
+            dataTypes.createSQL,
+        ] + indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } } + [
+            Schema.workoutOverviewSQL(schema: "\(name).", person: true),
+            "UPDATE \(name).schema_info SET value = '\(Schema.userVersion)' WHERE key = 'schema_version'",
+        ]
+    }
 
     /// The DDL of a new healthetl schema, in order.
     static var createStatements: [String] {

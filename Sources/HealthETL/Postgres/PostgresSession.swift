@@ -64,7 +64,7 @@ final class PostgresSession {
     }
 
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers
-    /// do not both create them; refuses a schema written by another version.
+    /// do not both create them; upgrades a version-2 schema; refuses a schema written by another version.
     static func ensureSchema(_ connection: PostgresConnection) throws {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
@@ -72,8 +72,12 @@ final class PostgresSession {
             if try connection.scalar("SELECT to_regclass($1)", ["\(PostgresSchema.name).schema_info"]) == nil {
                 for statement in PostgresSchema.createStatements { try connection.execute(statement) }
             } else {
-                let version = try connection.scalar(
+                var version = try connection.scalar(
                     "SELECT value FROM \(PostgresSchema.name).schema_info WHERE key = 'schema_version'")
+                if version == "2" {
+                    for statement in PostgresSchema.upgradeFromVersion2 { try connection.execute(statement) }
+                    version = String(Schema.userVersion)
+                }
                 guard version == String(Schema.userVersion) else {
                     throw ImportError(
                         .output,

@@ -1,7 +1,7 @@
 import Foundation
 
 extension SQLiteSink {
-    /// Recomputes `local_date` everywhere in `timeZone` (a sample's own `HKTimeZone` still wins), when a
+    /// Recomputes `local_date` (and `workouts.local_start`) everywhere in `timeZone` (a sample's own `HKTimeZone` still wins), when a
     /// database built in one zone is used with another: no re-import needed. One UPDATE per table, with the
     /// day computed by a Swift SQL function; only rows whose day changes are written.
     /// Returns the number of rows changed.
@@ -29,6 +29,8 @@ extension SQLiteSink {
                 "UPDATE \"\(table.name)\" AS t SET local_date = \(day) WHERE local_date IS NOT \(day)")
             changed += connection.changes
         }
+        // Workouts also keep the local clock time of their start (not counted: the count is of changed days).
+        try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: false)
         return changed
     }
 }

@@ -66,6 +66,7 @@ extension SQLiteSink {
         statement.bind(20, Int64(workout.flags.rawValue))
         statement.bind(21, Int64(workout.line))
         statement.bind(22, identity)
+        statement.bindNull(23)  // local_start: set for all new workouts at the end of the run (WorkoutTotals)
         try statement.run()
         count("workouts")
         countInserted(

@@ -96,7 +96,8 @@ public final class SQLiteSink: ExportSink {
 
 
     /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
-    /// database by rebuilding its data tables (the run then refills them). Returns whether the database
+    /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
+    /// version 3 added (the run then fills it). Returns whether the database
     /// holds data of earlier runs to match against.
     static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> Bool {
         if isNew {
@@ -114,6 +115,10 @@ public final class SQLiteSink: ExportSink {
         }
         if version == .integer(1) {
             try SchemaMigration.fromVersion1(connection)
+            return true
+        }
+        if version == .integer(2) {
+            try SchemaMigration.fromVersion2(connection)
             return true
         }
         guard version == .integer(Int64(Schema.userVersion)) else {
@@ -146,6 +151,9 @@ public final class SQLiteSink: ExportSink {
             try connection.execute("DELETE FROM workout_duplicates")
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
+            try WorkoutTotals.fill(connection)
+            try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: true)
+            try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
             try writeAnchors(exportDate: summary.exportDate)

@@ -173,6 +173,11 @@ public final class SQLiteStatement {
         }
     }
 
+    /// The names of the result columns (their `AS` names).
+    public var columnNames: [String] {
+        (0..<sqlite3_column_count(handle)).map { sqlite3_column_name(handle, $0).map { String(cString: $0) } ?? "" }
+    }
+
     public func rows(_ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         for (offset, value) in arguments.enumerated() { bind(Int32(offset + 1), value) }
         defer {

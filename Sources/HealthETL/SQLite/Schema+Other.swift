@@ -1,6 +1,33 @@
 extension Schema {
     static let otherTables: [SchemaTable] = [
         SchemaTable(
+            name: "data_types",
+            doc: "The types that appear in the database, with the names a person reads: every sample, correlation "
+                + "and workout statistic type, and every workout activity. Rebuilt by every run. Display names "
+                + "follow the Health app where it has a name of its own (`BodyMass` → Weight, "
+                + "`HeartRateVariabilitySDNN` → Heart Rate Variability); the others are the identifier without its "
+                + "`HK…TypeIdentifier`/`HKWorkoutActivityType` prefix, split into words at capitals and digits "
+                + "(`HKQuantityTypeIdentifierStepCount` → Step Count, `UVExposure` → UV Exposure, `VO2` kept whole), "
+                + "with a leading \"Distance\" moved to the end (Cycling Distance) and a leading \"Dietary\" "
+                + "dropped (Protein).",
+            columns: [
+                column("type", "TEXT NOT NULL", "The identifier as exported (`HKQuantityTypeIdentifierStepCount`, "
+                    + "`HKWorkoutActivityTypeRunning`)."),
+                column("display_name", "TEXT NOT NULL", "What the Health app calls it (`Step Count`, `Heart Rate "
+                    + "Variability`, `Sleep`, `Running`)."),
+                column(
+                    "kind", "TEXT NOT NULL",
+                    "`cumulative` (sum it), `discrete` (average it), `category`, `correlation`, or `workout` (an "
+                        + "activity type)."),
+                column(
+                    "unit", "TEXT",
+                    "The canonical unit values are stored in (`count`, `kg`, `count/min`); for types missing from "
+                        + "the catalog, the unit of their first sample. NULL for categories, correlations and "
+                        + "workouts."),
+                column("row_table", "TEXT NOT NULL", "The table its rows are in."),
+            ],
+            constraints: ["PRIMARY KEY (type, row_table)"]),
+        SchemaTable(
             name: "activity_summaries",
             doc: "Daily Activity rings. `date` is a calendar day with no time zone.",
             columns: [
@@ -182,6 +209,9 @@ extension Schema {
         "CREATE INDEX hrv_beats_sample ON hrv_beats(sample_id)",
         "CREATE INDEX route_points_route ON route_points(route_id, seq)",
         "CREATE INDEX workouts_start ON workouts(start_date)",
+        // For workout_overview: a workout's statistics and routes.
+        "CREATE INDEX workout_statistics_workout ON workout_statistics(workout_id)",
+        "CREATE INDEX workout_routes_workout ON workout_routes(workout_id)",
         "CREATE INDEX correlation_samples_correlation ON correlation_samples(correlation_id)",
         // For re-imports: finding a workout or correlation by identity, and what hangs off a deleted row.
         "CREATE INDEX workouts_identity ON workouts(identity)",
@@ -191,26 +221,5 @@ extension Schema {
         "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
         "CREATE INDEX rollups_period ON rollups(period, label)",
         "CREATE INDEX rollups_type ON rollups(type, period_start)",
-    ]
-
-    /// Views for people browsing with Datasette or the sqlite3 shell.
-    public static let views: [String] = [
-        """
-        CREATE VIEW all_quantity_samples AS
-            SELECT 'cumulative' AS aggregation, * FROM cumulative_samples
-            UNION ALL SELECT 'discrete' AS aggregation, * FROM discrete_samples
-        """,
-        """
-        CREATE VIEW sleep AS
-            SELECT id, source_name, start_date, end_date, local_date,
-                   replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
-                   (julianday(end_date) - julianday(start_date)) * 24 AS hours
-            FROM category_samples WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
-        """,
-        """
-        CREATE VIEW daily_rollups AS
-            SELECT label AS date, type, statistic, column_name, value, unit, sources
-            FROM rollups WHERE period = 'day'
-        """,
     ]
 }

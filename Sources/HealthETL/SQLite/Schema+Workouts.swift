@@ -2,17 +2,27 @@ extension Schema {
     static let workoutTables: [SchemaTable] = [
         SchemaTable(
             name: "workouts",
-            doc: "Workouts. iOS ≤ 15 exports carry totals as attributes (`total_*`); iOS 16+ exports carry them "
-                + "as `workout_statistics`.",
+            doc: "Workouts. iOS ≤ 15 exports carry their totals as attributes; iOS 16+ exports carry them as "
+                + "`workout_statistics`, from which `total_distance` and `total_energy_burned` are filled when the "
+                + "attributes are absent: the workout's own statistic (the distance type that matches the activity, "
+                + "e.g. `DistanceSwimming` for a swim; else all its distance types added up, as for a swim-bike-run), "
+                + "or, when the workout has none, the sum of its activities' statistics. `workout_overview` shows "
+                + "them in km and kcal.",
             columns: [
                 column("id", "INTEGER PRIMARY KEY", ""),
                 column("activity_type", "TEXT NOT NULL", "`HKWorkoutActivityTypeRunning`, …"),
             ] + sourceColumns + sampleTimeColumns + [
                 column("duration", "REAL", "Duration as exported (excludes pauses)."),
                 column("duration_unit", "TEXT", "Unit of `duration` (`min`)."),
-                column("total_distance", "REAL", "Old-style total distance, in metres once converted."),
-                column("total_distance_unit", "TEXT", ""),
-                column("total_energy_burned", "REAL", "Old-style total energy."),
+                column(
+                    "total_distance", "REAL",
+                    "Total distance, in metres once converted: the `totalDistance` attribute (iOS ≤ 15), else from "
+                        + "the workout's distance statistics (iOS 16+)."),
+                column("total_distance_unit", "TEXT", "`m` once converted."),
+                column(
+                    "total_energy_burned", "REAL",
+                    "Active energy: the `totalEnergyBurned` attribute (iOS ≤ 15), else the workout's "
+                        + "`ActiveEnergyBurned` statistic (iOS 16+)."),
                 column("total_energy_burned_unit", "TEXT", "`kcal` once converted."),
                 column("raw_total_distance", "REAL", "The total distance as exported, when converted to metres."),
                 column("raw_total_distance_unit", "TEXT", ""),
@@ -24,6 +34,10 @@ extension Schema {
                     "identity", "INTEGER NOT NULL DEFAULT 0",
                     "Fingerprint of the workout with everything nested in it (see docs/identity.md): how a "
                         + "re-import recognises it."),
+                column(
+                    "local_start", "TEXT",
+                    "Local time of the start with its offset (`2024-03-05T07:12:00+01:00`), in the workout's "
+                        + "`HKTimeZone` when it has one, else in the database's time zone."),
             ]),
         SchemaTable(
             name: "workout_duplicates",

@@ -2,7 +2,7 @@
 /// regenerates it and compares) and needs a `userVersion` bump with a migration.
 public enum Schema {
     /// `PRAGMA user_version` of databases this version writes.
-    public static let userVersion = 2
+    public static let userVersion = 3
 
     static let sampleTimeColumns = [
         column("start_date", "TEXT", "Start instant, UTC, ISO 8601 (`2019-06-18T01:07:11Z`)."),

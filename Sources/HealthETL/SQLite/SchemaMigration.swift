@@ -21,4 +21,20 @@ enum SchemaMigration {
         for index in Schema.indexes { try connection.execute(index) }
         try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
     }
+
+    /// Version 3 added `workouts.local_start`, the `data_types` table, the `workout_overview` view and two
+    /// indexes for it. Nothing is rebuilt: the running import fills the new column and table (and the
+    /// workout totals of iOS 16+ exports, which version 2 left empty) at its end, like for new rows.
+    static func fromVersion2(_ connection: SQLiteConnection) throws {
+        try connection.execute("ALTER TABLE workouts ADD COLUMN local_start TEXT")
+        // swift-format-ignore: NeverForceUnwrap
+        try connection.execute(Schema.tables.first { $0.name == "data_types" }!.createSQL)
+        for row in try connection.query("SELECT name FROM sqlite_master WHERE type = 'view'") {
+            guard let name = row[0].text else { continue }
+            try connection.execute("DROP VIEW \"\(name)\"")
+        }
+        for view in Schema.views { try connection.execute(view) }
+        for index in Schema.indexes { try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")) }
+        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+    }
 }
