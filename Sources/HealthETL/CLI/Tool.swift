@@ -26,6 +26,7 @@ public struct Tool {
                healthetl run <pipeline.json> [--dry-run] [--quiet] [--json]
                healthetl status (--db <path> | --person <id> [--postgres <url>]) [--json]
                healthetl set-timezone <zone> --db <path>
+               healthetl report --db <path> --out <file.html> [--from <day>] [--to <day>] [--sections <list>]
                healthetl schema [--postgres]
 
         ARGUMENTS:
@@ -77,6 +78,7 @@ public struct Tool {
         case "export": return runExport(rest)
         case "run": return runPipeline(rest)
         case "set-timezone": return runSetTimeZone(rest)
+        case "report": return runReport(rest)
         case "schema":
             switch rest {
             case []: standardOutput(SchemaDocumentation.markdown())
