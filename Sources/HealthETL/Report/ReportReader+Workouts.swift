@@ -15,12 +15,15 @@ extension ReportReader {
 
     /// The distance is `workouts.total_distance` (iOS ≤ 15), else the workout-level distance statistics
     /// (iOS 16+), in metres only: a database imported with `--raw-units` may hold miles, left out rather than mixed.
+    /// The statistics are summed once per workout in a join (workout_statistics has no index on workout_id,
+    /// so a subquery per workout would scan the table once per workout).
     static let workoutQuery = """
         SELECT w.id, w.activity_type, w.local_date, w.duration, w.duration_unit,
-               CASE WHEN w.total_distance_unit = 'm' THEN w.total_distance END,
-               (SELECT sum(s.sum) FROM workout_statistics s WHERE s.workout_id = w.id AND s.activity_id IS NULL
-                   AND s.type LIKE 'HKQuantityTypeIdentifierDistance%' AND s.unit = 'm')
+               CASE WHEN w.total_distance_unit = 'm' THEN w.total_distance END, d.distance
         FROM workouts w
+        LEFT JOIN (SELECT workout_id, sum(sum) AS distance FROM workout_statistics
+                   WHERE activity_id IS NULL AND type LIKE 'HKQuantityTypeIdentifierDistance%' AND unit = 'm'
+                   GROUP BY workout_id) d ON d.workout_id = w.id
         WHERE w.local_date >= ?1 AND w.local_date <= ?2
           AND w.id NOT IN (SELECT workout_id FROM workout_duplicates)
         ORDER BY w.start_date

@@ -106,12 +106,13 @@ struct ReportReader {
     }
 
     /// The sources named by the day rollups of the range, with the days they contributed on; a source's
-    /// kind comes from its device records (a name with a Watch device is a Watch).
+    /// kind comes from its device records (a name with a Watch device is a Watch). A day has a few distinct
+    /// source lists among its dozens of rows, so only those are split.
     private func sources(first: String, last: String) throws -> [ReportSource] {
         var days: [String: (lastLabel: String, count: Int)] = [:]
         let statement = try connection.prepare(
             """
-            SELECT label, sources FROM rollups WHERE period = 'day' AND label >= ?1 AND label <= ?2
+            SELECT DISTINCT label, sources FROM rollups WHERE period = 'day' AND label >= ?1 AND label <= ?2
             AND sources IS NOT NULL ORDER BY label
             """)
         statement.bind(1, first)
