@@ -126,6 +126,15 @@ import Testing
         #expect(ReportCalendar.resolution(days: 3650) == .month)
     }
 
+    @Test func axisTicksHaveTheDecimalsTheirStepNeeds() {
+        #expect(SVGChart.niceStep(2.1) == 2.5)
+        #expect(ReportFormat.tick(7.5, step: 2.5) == "7.5")
+        #expect(ReportFormat.tick(5, step: 2.5) == "5.0")
+        #expect(ReportFormat.tick(12_500, step: 2_500) == "12,500")
+        #expect(ReportFormat.tick(0.75, step: 0.25) == "0.75")
+        #expect(ReportFormat.tick(43.2, step: 0.2) == "43.2")
+    }
+
     @Test func routesAreProjectedIntoTheUnitBoxKeepingTheirShape() {
         // A square of 0.01° at 60° north is half as wide as tall once projected.
         let square = [(60.0, 10.0), (60.0, 10.01), (60.01, 10.01), (60.01, 10.0)].map { (latitude: $0.0, longitude: $0.1) }

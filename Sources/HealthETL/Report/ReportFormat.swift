@@ -27,11 +27,10 @@ enum ReportFormat {
         return String(format: "%.2f", value)
     }
 
-    /// An axis tick with as many decimals as the step between ticks needs (0, 2,500, 5,000; 0.25, 0.50; 0.2, 0.4).
+    /// An axis tick with as many decimals as the step between ticks needs (0, 2,500, 5,000; 2.5, 5.0; 0.25, 0.50).
     static func tick(_ value: Double, step: Double) -> String {
-        if step >= 1 { return grouped(Int(value.rounded())) }
-        let decimals = (1...4).first { abs((step * pow(10, Double($0))).rounded() - step * pow(10, Double($0))) < 1e-6 } ?? 4
-        return String(format: "%.\(decimals)f", value)
+        let decimals = (0...4).first { abs((step * pow(10, Double($0))).rounded() - step * pow(10, Double($0))) < 1e-6 } ?? 4
+        return decimals == 0 ? grouped(Int(value.rounded())) : String(format: "%.\(decimals)f", value)
     }
 
     static func grouped(_ value: Int) -> String {
