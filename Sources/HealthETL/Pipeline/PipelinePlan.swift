@@ -35,6 +35,9 @@ public struct PipelinePlan {
             guard databasePath == nil else {
                 throw ImportError(.usage, "a run writes to PostgreSQL or to a SQLite database, not both")
             }
+            guard report == nil else {
+                throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
+            }
             return try PostgresImport(destination: postgres, job: job, csv: csv).run()
         }
         if let databasePath {
