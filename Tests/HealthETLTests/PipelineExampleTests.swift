@@ -36,6 +36,8 @@ import Testing
         #expect(definition.inputIsGlob)
         #expect(definition.sqlite?.wait == 600)
         #expect(definition.csv?.tables == false)
+        #expect(definition.report?.options.lastDays == 365)
+        #expect(definition.report?.path.hasSuffix("/health-report.html") == true)
         #expect(definition.rollups.priorityByType["HKQuantityTypeIdentifierStepCount"]?.rules
             == [.watch, .source("Oura"), .iPhone, .apps, .manual])
         guard !FileManager.default.fileExists(atPath: NSHomeDirectory() + "/HealthDrop") else { return }

@@ -80,6 +80,7 @@ struct PipelineRunTests {
         #expect(dry.code == 0)
         #expect(dry.out.contains(newer))
         #expect(dry.out.contains("nothing was read or written"))
+        #expect(dry.out.contains("  report: \(directory.file("health-report.html")) (the last 365 days; "))
         #expect(!FileManager.default.fileExists(atPath: directory.file("health.sqlite")))
 
         let result = run(["run", pipeline, "--json"])
@@ -87,6 +88,13 @@ struct PipelineRunTests {
         #expect(try CSVTestSupport.json(result.out)["input"] as? String == newer)
         #expect(FileManager.default.fileExists(atPath: directory.file("out-rollups/daily.csv")))
         #expect(!FileManager.default.fileExists(atPath: directory.file("out-rollups/workouts.csv")))
+        // The report is refreshed from the database the run wrote, owner-only.
+        let report = try String(contentsOfFile: directory.file("health-report.html"), encoding: .utf8)
+        let lastDay = try SQLiteConnection(path: directory.file("health.sqlite"), create: false)
+            .scalar("SELECT max(date) FROM daily_rollups").text ?? "?"
+        #expect(report.contains("data-last-day=\"\(lastDay)\""))
+        var info = stat()
+        #expect(stat(directory.file("health-report.html"), &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
 
     @Test func researchSubsetKeepsThreeTypesOfOneWeekAndDeletesNothingOutsideIt() throws {

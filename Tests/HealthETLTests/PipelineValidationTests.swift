@@ -172,3 +172,33 @@ import Testing
         ])
     }
 }
+
+/// The report sink: its fields are checked like the others', and it needs the SQLite database it is drawn from.
+@Suite struct ReportSinkValidationTests {
+    @Test func aReportSinkNeedsASQLiteSinkAndValidFields() {
+        let json = """
+            {"version": 1, "input": {"export": "e.zip"},
+             "sinks": [{"csv": "/tmp"}, {"report": "/tmp/r.html", "from": "2024-02-30", "days": 0, "sections": ["sleep", "mood"],
+                        "colour": "red"}]}
+            """
+        #expect(PipelineValidationTests.problems(json) == [
+            "sinks[1].colour: unknown field 'colour' (allowed in a report sink: report, from, to, days, sections)",
+            "sinks[1].from: '2024-02-30' is not a date of the form YYYY-MM-DD",
+            "sinks[1].days: 0 is not a whole number of days from 1 to 36600",
+            "sinks[1].sections[1]: unknown section 'mood' (known: activity, sleep, heart, body, workouts)",
+            "sinks[1]: a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}",
+        ])
+    }
+
+    @Test func aValidReportSinkBecomesThePlansReport() throws {
+        let json = """
+            {"version": 1, "input": {"export": "e.zip"},
+             "sinks": [{"report": "r.html", "from": "2024-01-01", "to": "2025-01-01", "sections": ["sleep", "heart"]},
+                       {"sqlite": "/tmp/x.sqlite"}]}
+            """
+        let definition = try PipelineValidationTests.parse(json, base: "/tmp")
+        #expect(definition.report?.path == "/tmp/r.html")
+        #expect(definition.report?.options.sections == [.sleep, .heart])
+        #expect(definition.report?.options.from == "2024-01-01" && definition.report?.options.to == "2025-01-01")
+    }
+}

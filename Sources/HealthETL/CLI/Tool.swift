@@ -34,6 +34,7 @@ public struct Tool {
             Command(description: .runCommand, run: Tool.runPipeline),
             Command(description: .statusCommand, run: Tool.runStatus),
             Command(description: .setTimeZoneCommand, run: Tool.runSetTimeZone),
+            Command(description: .reportCommand, run: Tool.runReport),
             Command(description: .schemaCommand, run: Tool.runSchema),
             Command(description: .datasetteCommand, run: Tool.runDatasette),
             Command(description: .helpCommand, run: Tool.runHelp),

@@ -40,6 +40,14 @@ extension PipelineDefinition {
             if csv.daily { files.append("daily.csv, daily_long.csv") }
             lines.append("  csv:    \(csv.path)/ (\(files.joined(separator: "; ")); \(csv.excel ? "Excel" : "RFC 4180") dialect)")
         }
+        if let report {
+            var range: [String] = []
+            if let from = report.options.from { range.append("from \(from)") }
+            if let to = report.options.to { range.append("before \(to)") }
+            if let days = report.options.lastDays { range.append("the last \(days) days") }
+            let sections = report.options.sections.map(\.rawValue).joined(separator: ", ")
+            lines.append("  report: \(report.path) (\(range.isEmpty ? "every day" : range.joined(separator: ", ")); \(sections))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -32,11 +32,13 @@ extension PipelineDefinition {
             output.daily = sink.daily
             return output
         }
-        return PipelinePlan(
+        var plan = PipelinePlan(
             job: job, databasePath: sqlite?.path, csv: csvOutput,
             postgres: postgres.map {
                 PostgresDestination(connection: $0.connection, person: $0.person, workingCopies: $0.workingCopies)
             })
+        plan.report = report.map { PipelinePlan.Report(path: $0.path, options: $0.options) }
+        return plan
     }
 
     /// The filters as instants: `from`/`to` are local dates in the pipeline's time zone (else the machine's).

@@ -28,6 +28,7 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var sqlite: SQLiteOutput?
     public var csv: CSVOutput?
     public var postgres: PostgresOutput?
+    public var report: ReportOutput?
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -75,6 +76,12 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var tables = true
         /// daily.csv and daily_long.csv, from the day rollups.
         public var daily = true
+    }
+
+    public struct ReportOutput: Sendable, Equatable {
+        /// The HTML file, rewritten after every run (docs/report.md).
+        public var path: String
+        public var options = ReportOptions()
     }
 
     public init(inputExport: String) { self.inputExport = inputExport }

@@ -6,14 +6,15 @@ import Foundation
     import Darwin
 #endif
 
-/// The `sinks` list: at least one, each `{"sqlite": …}`, `{"postgres": …}` or `{"csv": …}`, at most one of each
-/// kind and not both databases, and an output folder that can be written now rather than after an hour of
-/// importing.
+/// The `sinks` list: at least one, each `{"sqlite": …}`, `{"postgres": …}`, `{"csv": …}` or `{"report": …}`, at
+/// most one of each kind and not both databases, and an output folder that can be written now rather than after
+/// an hour of importing. A report is drawn from the SQLite sink's database, so it needs one.
 extension PipelineParser {
     static let sqliteFields = ["sqlite", "wait", "force"]
     static let csvFields = ["csv", "excel", "tables", "daily"]
     static let postgresFields = ["postgres", "person", "wait", "force", "workingCopy"]
-    static let sinkKinds = ["sqlite", "postgres", "csv"]
+    static let reportFields = ["report", "from", "to", "days", "sections"]
+    static let sinkKinds = ["sqlite", "postgres", "csv", "report"]
     static let maximumWait: Double = 86_400
 
     mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
@@ -57,8 +58,12 @@ extension PipelineParser {
             switch kind {
             case "sqlite": definition.sqlite = parseSQLite(object, at: path)
             case "postgres": definition.postgres = parsePostgres(object, at: path)
+            case "report": definition.report = parseReport(object, at: path)
             default: definition.csv = parseCSV(object, at: path)
             }
+        }
+        if let path = seen["report"], seen["sqlite"] == nil {
+            reader.report(path, "a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
         }
     }
 
@@ -130,6 +135,49 @@ extension PipelineParser {
         if let flag = optionalBool(value, "daily", in: path) { output.daily = flag }
         if !output.tables && !output.daily {
             reader.report(path, "writes nothing: set \"tables\" or \"daily\" to true")
+        }
+        return output
+    }
+
+    /// `{"report": "<file.html>", "from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "days": n, "sections": [...]}`
+    private mutating func parseReport(_ value: [String: Any], at path: String) -> PipelineDefinition.ReportOutput? {
+        _ = reader.object(value, at: path, allowed: Self.reportFields, owner: "a report sink")
+        let filePath = PipelineJSONReader.path(path, "report")
+        guard let file = reader.nonEmptyString(value["report"]!, at: filePath) else { return nil }
+        var output = PipelineDefinition.ReportOutput(path: PipelinePaths.absolute(file, relativeTo: baseDirectory))
+        checkDatabaseLocation(output.path, at: filePath)
+        for key in ["from", "to"] {
+            let keyPath = PipelineJSONReader.path(path, key)
+            guard let field = value[key], let text = reader.string(field, at: keyPath) else { continue }
+            if PipelineDate.dayNumber(text) == nil {
+                reader.report(keyPath, "'\(text)' is not a date of the form YYYY-MM-DD")
+            } else if key == "from" {
+                output.options.from = text
+            } else {
+                output.options.to = text
+            }
+        }
+        if let from = output.options.from, let to = output.options.to, from >= to {
+            reader.report(PipelineJSONReader.path(path, "to"), "\(to) must be after 'from' (\(from)): 'to' is exclusive")
+        }
+        if let days = value["days"], let number = reader.number(days, at: PipelineJSONReader.path(path, "days")) {
+            if number >= 1, number <= 36_600, number == number.rounded() {
+                output.options.lastDays = Int(number)
+            } else {
+                reader.report(PipelineJSONReader.path(path, "days"), "\(PipelineNumber.text(number)) is not a whole number of days from 1 to 36600")
+            }
+        }
+        let sectionsPath = PipelineJSONReader.path(path, "sections")
+        if let sections = value["sections"], let list = reader.strings(sections, at: sectionsPath, what: "section") {
+            output.options.sections = []
+            for (index, word) in list {
+                if let section = ReportSection(rawValue: word) {
+                    if !output.options.sections.contains(section) { output.options.sections.append(section) }
+                } else {
+                    let known = ReportSection.allCases.map(\.rawValue).joined(separator: ", ")
+                    reader.report(PipelineJSONReader.path(sectionsPath, index), "unknown section '\(word)' (known: \(known))")
+                }
+            }
         }
         return output
     }

@@ -56,10 +56,10 @@ final class SQLiteTarget {
                     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384; "
                         + "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF")
             } else {
-                Self.makeOwnerOnly(path)
                 // WAL: readers keep the last committed state while this run writes (a database of an earlier
                 // version, in rollback-journal mode, is switched once; the mode is stored in the file).
                 if try Self.isHealthETLDatabaseOrEmpty(connection) {
+                    Self.makeOwnerOnly(path)
                     try connection.execute("PRAGMA journal_mode = WAL")
                 }
                 // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
@@ -82,8 +82,8 @@ final class SQLiteTarget {
     }
 
     /// Whether the file is one healthetl wrote (a known schema version with its run log) or holds no table
-    /// yet. Only those are switched to WAL: another application's database is refused by the sink byte for
-    /// byte as it was.
+    /// yet. Only those are made owner-only and switched to WAL: another application's database is refused by
+    /// the sink with its bytes and mode as they were.
     static func isHealthETLDatabaseOrEmpty(_ connection: SQLiteConnection) throws -> Bool {
         guard case .integer(let tables) = try connection.scalar("SELECT count(*) FROM sqlite_master") else { return false }
         if tables == 0 { return true }
