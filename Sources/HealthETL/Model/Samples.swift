@@ -87,6 +87,9 @@ public struct Sample: Sendable {
     /// The value of a category (`HKCategoryValueSleepAnalysisAsleepCore`), or a quantity value that is not a
     /// number.
     public var textValue: String?
+    /// The category value as exported, when the decoder named an iOS 8/9 record's number (`1` →
+    /// `HKCategoryValueSleepAnalysisAsleep` in `textValue`), as `rawValue` keeps a converted quantity's.
+    public var rawTextValue: String?
     public var creationDate: Timestamp?
     public var startDate: Timestamp?
     public var endDate: Timestamp?

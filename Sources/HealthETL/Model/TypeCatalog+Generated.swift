@@ -197,4 +197,31 @@ extension TypeCatalog {
         "HKCategoryTypeIdentifierHypertensionEvent": "HKCategoryValue",
         "HKCategoryTypeIdentifierAudioExposureEvent": "HKCategoryValueAudioExposureEvent (deprecated)",
     ]
+
+    /// The cases of each value enum by raw number, as exports before iOS 13 wrote them: the value name is the
+    /// enum followed by the case (`HKCategoryValueSleepAnalysis` + `Asleep`).
+    static let categoryValueCases: [String: [Int: String]] = [
+        "HKCategoryValueAppleStandHour": [0: "Stood", 1: "Idle"],
+        "HKCategoryValueEnvironmentalAudioExposureEvent": [1: "MomentaryLimit"],
+        "HKCategoryValueHeadphoneAudioExposureEvent": [1: "SevenDayLimit"],
+        "HKCategoryValueLowCardioFitnessEvent": [1: "LowFitness"],
+        "HKCategoryValueAppleWalkingSteadinessEvent": [1: "InitialLow", 2: "InitialVeryLow", 3: "RepeatLow", 4: "RepeatVeryLow"],
+        "HKCategoryValueVaginalBleeding": [1: "Unspecified", 2: "Light", 3: "Medium", 4: "Heavy", 5: "None"],
+        "HKCategoryValueCervicalMucusQuality": [1: "Dry", 2: "Sticky", 3: "Creamy", 4: "Watery", 5: "EggWhite"],
+        "HKCategoryValueContraceptive": [1: "Unspecified", 2: "Implant", 3: "Injection", 4: "IntrauterineDevice", 5: "IntravaginalRing", 6: "Oral", 7: "Patch"],
+        "HKCategoryValueMenstrualFlow": [1: "Unspecified", 2: "Light", 3: "Medium", 4: "Heavy", 5: "None"],
+        "HKCategoryValueOvulationTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate", 4: "EstrogenSurge"],
+        "HKCategoryValuePregnancyTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate"],
+        "HKCategoryValueProgesteroneTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate"],
+        "HKCategoryValueSleepAnalysis": [0: "InBed", 1: "Asleep", 2: "Awake", 3: "AsleepCore", 4: "AsleepDeep", 5: "AsleepREM"],
+        "HKCategoryValueSeverity": [0: "Unspecified", 1: "NotPresent", 2: "Mild", 3: "Moderate", 4: "Severe"],
+        "HKCategoryValueAppetiteChanges": [0: "Unspecified", 1: "NoChange", 2: "Decreased", 3: "Increased"],
+        "HKCategoryValuePresence": [0: "Present", 1: "NotPresent"],
+        "HKCategoryValueAudioExposureEvent": [1: "LoudEnvironment"],
+    ]
+
+    /// Types whose exported value names begin with another enum than `categoryTypes` gives.
+    static let categoryValueEnumsInExports: [String: String] = [
+        "HKCategoryTypeIdentifierMenstrualFlow": "HKCategoryValueMenstrualFlow",
+    ]
 }

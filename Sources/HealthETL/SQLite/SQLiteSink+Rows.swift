@@ -115,7 +115,7 @@ extension SQLiteSink {
         if tracked == .category {
             statement.bind(10, sample.textValue)
             statement.bindNull(11)
-            statement.bind(12, sample.textValue)
+            statement.bind(12, sample.rawTextValue ?? sample.textValue)
             statement.bindNull(13)
         } else {
             statement.bind(10, sample.value)

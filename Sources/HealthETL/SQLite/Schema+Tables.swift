@@ -15,7 +15,12 @@ extension Schema {
             "Category samples (sleep stages, stand hours, mindful sessions, heart-rate events, …).",
             valueType: "TEXT",
             valueDoc: "The category value string (`HKCategoryValueSleepAnalysisAsleepCore`); NULL for types "
-                + "that have none (mindful sessions, heart-rate events)."),
+                + "that have none (mindful sessions, heart-rate events). iOS 8/9 exports wrote the enum's number "
+                + "instead; it is stored as the name exports of that time wrote (sleep `0` → "
+                + "`HKCategoryValueSleepAnalysisInBed`, `1` → `HKCategoryValueSleepAnalysisAsleep`; NotApplicable "
+                + "`0` → NULL), or as written when the catalog has no name for it (counted in the warnings).",
+            rawValueDoc: "The value exactly as exported: the number of an iOS 8/9 record (`1`), else the same as "
+                + "`value`."),
         SchemaTable(
             name: "metadata",
             doc: "`MetadataEntry` children of samples, correlations, workouts, their events/activities and routes. "

@@ -23,7 +23,10 @@ public enum Schema {
         column("source_name", "TEXT NOT NULL", "`sourceName` as exported (`Jonathan’s Apple Watch`, `Health`)."),
     ]
 
-    static func sampleTable(_ name: String, _ doc: String, valueType: String, valueDoc: String) -> SchemaTable {
+    static func sampleTable(
+        _ name: String, _ doc: String, valueType: String, valueDoc: String,
+        rawValueDoc: String = "The value exactly as exported."
+    ) -> SchemaTable {
         SchemaTable(
             name: name, doc: doc,
             columns: [
@@ -35,7 +38,7 @@ public enum Schema {
                     "unit", "TEXT",
                     "Unit of `value`: the type's canonical unit (`kg`, `m`, `kcal`, `count/min`, `mg/dL`, `%` as a "
                         + "0–1 fraction…) once converted; NULL for categories."),
-                column("raw_value", valueType, "The value exactly as exported."),
+                column("raw_value", valueType, rawValueDoc),
                 column("raw_unit", "TEXT", "The unit exactly as exported (the user's display unit)."),
                 column(
                     "flags", "INTEGER NOT NULL DEFAULT 0",

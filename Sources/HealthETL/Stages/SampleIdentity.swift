@@ -16,7 +16,7 @@ public enum SampleIdentity {
         hasher.combine(sample.startDate?.seconds ?? Int64.min)
         hasher.combine(sample.endDate?.seconds ?? Int64.min)
         hasher.combine((sample.rawValue ?? sample.value)?.bitPattern ?? 0)
-        hasher.combine(sample.textValue ?? "")
+        hasher.combine(sample.rawTextValue ?? sample.textValue ?? "")
         hasher.combine(sample.rawUnit ?? sample.unit ?? "")
         if sample.metadata.count == 1 {
             hasher.combine(sample.metadata[0].key)

@@ -30,6 +30,24 @@ extension ExportDecoder {
         return average
     }
 
+    /// Replaces a legacy category record's number by the name later exports write (sleep `0` →
+    /// `HKCategoryValueSleepAnalysisInBed`, `1` → `…Asleep`), so rollups and the `sleep` view see the night;
+    /// the number stays in `rawTextValue`. A NotApplicable `0` becomes no value, as modern exports write it. A
+    /// number the catalog does not name is kept as written and counted.
+    func nameLegacyCategoryValue(_ record: inout Sample) {
+        guard let text = record.textValue, let raw = Int(text) else { return }
+        switch TypeCatalog.legacyCategoryValue(type: record.type, raw: raw) {
+        case .named(let name):
+            record.rawTextValue = text
+            record.textValue = name
+        case .valueless:
+            record.rawTextValue = text
+            record.textValue = nil
+        case nil:
+            warn("category value \(text) of \(record.type) has no name in the catalog (kept as exported)")
+        }
+    }
+
     /// The statistics of a pre-aggregated legacy record, in the record's unit (`recordCount` is a count).
     static let aggregateKeys: Set<String> = ["min", "max", "average"]
 }

@@ -186,6 +186,7 @@ final class ExportDecoder: SAXHandler {
         } else if let raw = common.rawValue {
             if record.isCategory {
                 record.textValue = valueStrings.string(raw)
+                if common.isLegacy { nameLegacyCategoryValue(&record) }
             } else if let number = NumberParsing.parseDouble(raw) {
                 record.value = number
             } else {

@@ -67,6 +67,10 @@ public struct ExportTally: Codable, Equatable, Sendable {
     /// values, each distinct sample once: exact duplicate copies and sync-superseded versions are left out, and
     /// iPhone and Watch samples are NOT merged (that overlap is the importer's job).
     public var stepsBySourcePerDay: [String: [String: Int]] = [:]
+    /// `ios8` profile: local date of a sleep record's end in the export offset (the day the night ends) → the
+    /// value's name as later exports write it (`HKCategoryValueSleepAnalysisAsleep`, which the file has as `1`)
+    /// → hours. One source, one record per value and night: what a correct import's rollups give.
+    public var sleepHoursPerNight: [String: [String: Double]] = [:]
 
     public init() {}
 
@@ -74,6 +78,10 @@ public struct ExportTally: Codable, Equatable, Sendable {
         records += 1
         recordsByType[type, default: 0] += 1
         if isCategory { categoryRecords += 1 } else { quantityRecords += 1 }
+    }
+
+    mutating func addSleep(night: String, value: String, seconds: Int64) {
+        sleepHoursPerNight[night, default: [:]][value, default: 0] += Double(seconds) / 3_600
     }
 
     mutating func addSteps(day: String, source: String, count: Int) {

@@ -117,15 +117,25 @@ struct LegacyExportWriter {
         context.tally.aggregatedRecords += 1
     }
 
-    /// Sleep Cycle nights: `unit=""`, the app's session id as an attribute, value 1 (asleep).
+    /// Sleep Cycle nights: `unit=""`, the app's session id as an attribute, HealthKit's enum numbers as values:
+    /// in bed (0) from a few minutes before falling asleep to a few after waking, asleep (1) in between.
     private func writeSleep() throws {
         for day in 1..<max(1, context.days) {
             let plan = context.plan(day)
-            try record(
-                "HKCategoryTypeIdentifierSleepAnalysis", source: Self.sleepApp, unit: "", created: plan.wake + 7,
-                start: plan.sleepStart, end: plan.wake, attributes: [("sessionId", "p\(day)")], value: "1")
+            var random = context.random("legacy-sleep", day: day)
+            let inBed = (start: plan.sleepStart - Int64(random.int(5...25)) * 60, end: plan.wake + Int64(random.int(2...10)) * 60)
+            for (value, start, end) in [(0, inBed.start, inBed.end), (1, plan.sleepStart, plan.wake)] {
+                try record(
+                    "HKCategoryTypeIdentifierSleepAnalysis", source: Self.sleepApp, unit: "", created: inBed.end + 7,
+                    start: start, end: end, attributes: [("sessionId", "p\(day)")], value: String(value))
+                let night = CivilDate.dayText(context.clock.localDay(end))
+                context.tally.addSleep(night: night, value: Self.sleepValueNames[value], seconds: end - start)
+            }
         }
     }
+
+    /// The names iOS 8–15 exports wrote for the sleep values this writer writes as numbers.
+    static let sleepValueNames = ["HKCategoryValueSleepAnalysisInBed", "HKCategoryValueSleepAnalysisAsleep"]
 
     private func record(
         _ type: String, source: String, unit: String, created: Int64?, start: Int64, end: Int64,
