@@ -4,23 +4,28 @@ import Testing
 @testable import HealthETL
 @testable import SampleExports
 
-/// Readers of the database while `healthetl import` writes it (Datasette, a notebook, sqlite3, `healthetl
-/// status`): never refused, and every read sees either the state before the run or the state after it.
+/// Readers of the database while `healthetl import` writes it (a real Datasette, sqlite3's C API from several
+/// threads, `healthetl status`): never refused, and every read sees either the state before the run or the
+/// state after it.
 @Suite(.serialized)
 struct ConcurrentReaderTests {
     /// What one read sees: the row count and a checksum of `discrete_samples`.
     struct Snapshot: Hashable, CustomStringConvertible {
         var rows: Int64
-        var checksum: Double
+        var checksum: Int64
         var description: String { "\(rows) rows, checksum \(checksum)" }
     }
 
+    /// Integers only: a sum of REALs may differ in its last bits between SQLite versions (Datasette's Python
+    /// links another one than the tests), a sum of integers cannot.
     static let snapshotSQL =
-        "SELECT count(*), total(value * (id % 97 + 1)) + total(length(start_date) * id) FROM discrete_samples"
+        "SELECT count(*) AS row_count, "
+        + "sum(CAST(round(value * 1000) AS INTEGER) * (id % 97 + 1) + length(start_date) * id) AS checksum "
+        + "FROM discrete_samples"
 
     static func snapshot(_ connection: SQLiteConnection) throws -> Snapshot {
         let row = try #require(try connection.query(snapshotSQL).first)
-        guard case .integer(let rows) = row[0], case .real(let checksum) = row[1] else {
+        guard case .integer(let rows) = row[0], case .integer(let checksum) = row[1] else {
             throw SQLiteError(code: 0, message: "unexpected snapshot row \(row)")
         }
         return Snapshot(rows: rows, checksum: checksum)
@@ -30,17 +35,82 @@ struct ConcurrentReaderTests {
         try snapshot(try SQLiteConnection(path: database, create: false))
     }
 
+    /// A real Datasette serving the database (not `--immutable`: the file changes under it), started on
+    /// 127.0.0.1; nil when Datasette cannot be installed (the reason is printed).
+    struct DatasetteServer {
+        let process: Process
+        let port: Int
+        let databaseName: String
+
+        init?(database: String, directory: TemporaryDirectory) throws {
+            guard let datasette = DatasetteTests.installedDatasette(log: directory.file("pip.log")) else { return nil }
+            port = try DatasetteTests.freePort()
+            databaseName = DatasetteMetadata.databaseName(ofPath: database)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: datasette)
+            process.arguments = ["serve", database, "--host", "127.0.0.1", "--port", String(port)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(180)
+            var ready = false
+            while !ready && process.isRunning && Date() < deadline {
+                ready = (try? DatasetteTests.fetch(port: port, "/-/versions.json"))?.status == 200
+                if !ready { usleep(250_000) }
+            }
+            guard ready else {
+                DatasetteTests.stop(process)
+                throw SQLiteError(code: 0, message: "Datasette did not start on port \(port)")
+            }
+        }
+
+        /// The snapshot through Datasette's JSON API, as a dashboard would ask for it.
+        func snapshot() throws -> Snapshot {
+            let sql = ConcurrentReaderTests.snapshotSQL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let (status, body) = try DatasetteTests.fetch(port: port, "/\(databaseName).json?sql=\(sql)&_shape=array")
+            guard status == 200,
+                let rows = try JSONSerialization.jsonObject(with: body) as? [[String: Any]],
+                let count = (rows.first?["row_count"] as? NSNumber)?.int64Value,
+                let checksum = (rows.first?["checksum"] as? NSNumber)?.int64Value
+            else {
+                throw SQLiteError(code: 0, message: "Datasette answered HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))")
+            }
+            return Snapshot(rows: count, checksum: checksum)
+        }
+
+        func stop() { DatasetteTests.stop(process) }
+    }
+
     /// Readers on threads of their own, each with its own connection and a 100 ms busy timeout, querying
-    /// about ten times a second until stopped.
+    /// about ten times a second until stopped; with a Datasette server, one more reader asks it.
     final class Readers: @unchecked Sendable {
         private let lock = NSLock()
         private var seen: [Snapshot: Int] = [:]
         private var failures: [String] = []
+        /// Reads answered by Datasette.
+        private var viaDatasette = 0
         private let stopped = Atomic<Bool>(false)
         private var threads: [Thread] = []
         private let finished = DispatchGroup()
 
-        init(database: String, count: Int) {
+        init(database: String, count: Int, datasette: DatasetteServer? = nil) {
+            if let datasette {
+                finished.enter()
+                let thread = Thread { [self] in
+                    defer { finished.leave() }
+                    while !stopped.load(ordering: .relaxed) {
+                        do {
+                            let snapshot = try datasette.snapshot()
+                            lock.withLock { seen[snapshot, default: 0] += 1; viaDatasette += 1 }
+                        } catch {
+                            lock.withLock { failures.append("Datasette: \(error)") }
+                        }
+                        usleep(100_000)
+                    }
+                }
+                threads.append(thread)
+                thread.start()
+            }
             for index in 0..<count {
                 finished.enter()
                 let thread = Thread { [self] in
@@ -68,11 +138,11 @@ struct ConcurrentReaderTests {
             }
         }
 
-        /// Stops the readers; returns what they saw and the errors they met.
-        func stop() -> (seen: [Snapshot: Int], failures: [String]) {
+        /// Stops the readers; returns what they saw, the errors they met and how many reads Datasette answered.
+        func stop() -> (seen: [Snapshot: Int], failures: [String], viaDatasette: Int) {
             stopped.store(true, ordering: .relaxed)
             finished.wait()
-            return lock.withLock { (seen, failures) }
+            return lock.withLock { (seen, failures, viaDatasette) }
         }
     }
 
@@ -145,7 +215,9 @@ struct ConcurrentReaderTests {
         defer { setup.directory.remove() }
         #expect(setup.before != setup.after)
         let database = try setup.copyOfBase("health.sqlite")
-        let readers = Readers(database: database, count: 3)
+        let datasette = try DatasetteServer(database: database, directory: setup.directory)
+        defer { datasette?.stop() }
+        let readers = Readers(database: database, count: 3, datasette: datasette)
         let process = try setup.startImport(into: database)
         // `healthetl status` during the run: it answers from the committed state and names the run.
         usleep(300_000)
@@ -173,7 +245,10 @@ struct ConcurrentReaderTests {
         #expect(try Self.snapshot(of: database) == setup.after)
         let db = try SQLiteConnection(path: database, create: false)
         #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
-        print("reads during a re-import: \(result.seen.values.reduce(0, +)) (\(result.seen.map { "\($0.key): \($0.value)" }))")
+        if datasette != nil { #expect(result.viaDatasette > 0) }
+        print(
+            "reads during a re-import: \(result.seen.values.reduce(0, +)), \(result.viaDatasette) through Datasette "
+                + "(\(result.seen.map { "\($0.key): \($0.value)" }))")
     }
 
     @Test func readersAreNeverRefusedWhenTheImportIsKilled() throws {
@@ -192,7 +267,8 @@ struct ConcurrentReaderTests {
         let duration = clock.now - started
 
         let database = try setup.copyOfBase("health.sqlite")
-        let readers = Readers(database: database, count: 3)
+        let datasette = try DatasetteServer(database: database, directory: setup.directory)
+        let readers = Readers(database: database, count: 3, datasette: datasette)
         let process = try setup.startImport(into: database)
         let deadline = clock.now + duration / 2
         while process.isRunning, clock.now < deadline { usleep(5_000) }
@@ -201,10 +277,12 @@ struct ConcurrentReaderTests {
         process.waitUntilExit()
         usleep(500_000)
         let result = readers.stop()
+        datasette?.stop()
 
         #expect(result.failures == [], "refused reads")
         #expect(Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
         #expect(result.seen.values.reduce(0, +) > 0)
+        if datasette != nil { #expect(result.viaDatasette > 0) }
         if killed {
             #expect(Set(result.seen.keys) == [setup.before], "a killed run showed readers its changes: \(result.seen)")
             #expect(try Self.snapshot(of: database) == setup.before)
