@@ -28,16 +28,7 @@ public struct LocalDateResolver {
                 return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
             }
         }
-        var zone = timeZone
-        if let zoneName {
-            if let cached = zones[zoneName] {
-                zone = cached ?? timeZone
-            } else {
-                let found = TimeZone(identifier: zoneName)
-                zones[zoneName] = found
-                zone = found ?? timeZone
-            }
-        }
+        let zone = self.zone(named: zoneName)
         let offset = offset(in: zone, at: instant.seconds)
         if zoneName == nil {
             let utcDay = instant.seconds >= 0 ? instant.seconds / 86_400 : (instant.seconds - 86_399) / 86_400
@@ -50,17 +41,17 @@ public struct LocalDateResolver {
     /// The offset from UTC, in seconds, of `instant` in the zone `zoneName` (else the resolver's zone): for
     /// the local clock time of a workout's start.
     public mutating func offsetSeconds(of instant: Timestamp, zoneName: String? = nil) -> Int32 {
-        var zone = timeZone
-        if let zoneName {
-            if let cached = zones[zoneName] {
-                zone = cached ?? timeZone
-            } else {
-                let found = TimeZone(identifier: zoneName)
-                zones[zoneName] = found
-                zone = found ?? timeZone
-            }
-        }
+        let zone = self.zone(named: zoneName)
         return offset(in: zone, at: instant.seconds)
+    }
+
+    /// The zone a sample's `HKTimeZone` names (looked up once per name), else the resolver's zone.
+    private mutating func zone(named zoneName: String?) -> TimeZone {
+        guard let zoneName else { return timeZone }
+        if let cached = zones[zoneName] { return cached ?? timeZone }
+        let found = TimeZone(identifier: zoneName)
+        zones[zoneName] = found
+        return found ?? timeZone
     }
 
     private mutating func offset(in zone: TimeZone, at seconds: Int64) -> Int32 {

@@ -5,15 +5,7 @@ extension Timestamp {
     /// Returns nil for anything else, including the 8-digit dates of the legacy `Me` element.
     static func parseCompact(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard bytes.count == 19, let base = bytes.baseAddress else { return nil }
-        func digits(_ offset: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in offset..<(offset + count) {
-                let digit = Int(base[index]) &- 48
-                guard digit >= 0, digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
+        func digits(_ offset: Int, _ count: Int) -> Int? { decimal(base, offset, count) }
         let sign = base[14]
         guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
             let year = digits(0, 4), let month = digits(4, 2), let day = digits(6, 2),
@@ -25,5 +17,17 @@ extension Timestamp {
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
         let local = Int64(daysFromCivil(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return Timestamp(seconds: local - Int64(offset), offsetSeconds: Int32(offset))
+    }
+
+    /// The number written by `count` ASCII digits at `offset`, or nil if any of them is not a digit.
+    @inline(__always)
+    static func decimal(_ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+        var value = 0
+        for index in offset..<(offset + count) {
+            let digit = Int(base[index]) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value
     }
 }

@@ -22,15 +22,7 @@ public struct Timestamp: Equatable, Hashable, Comparable, Sendable {
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard bytes.count >= 19, let base = bytes.baseAddress else { return nil }
         if base[4] != 0x2D { return parseCompact(bytes) }
-        func digits(_ offset: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in offset..<(offset + count) {
-                let digit = Int(base[index]) &- 48
-                guard digit >= 0, digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
+        func digits(_ offset: Int, _ count: Int) -> Int? { decimal(base, offset, count) }
         guard base[4] == 0x2D, base[7] == 0x2D, base[10] == 0x20 || base[10] == 0x54, base[13] == 0x3A,
             base[16] == 0x3A,
             let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
