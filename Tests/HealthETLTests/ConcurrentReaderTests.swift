@@ -397,6 +397,35 @@ extension ConcurrentReaderTests {
         print("WAL while a reader held a snapshot: \(afterSecond) bytes; database \(databaseSize ?? 0) → \(grown ?? 0)")
     }
 
+    /// A disk that fills up during a run (here a file-size limit, so the log cannot grow past 512 KB): the run
+    /// fails with the database's name and exit 73, and the database is exactly as before.
+    @Test func aFullDiskLeavesTheDatabaseAsBefore() throws {
+        guard let setup = try Setup() else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        defer { setup.directory.remove() }
+        let database = try setup.copyOfBase("health.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // SIGXFSZ ignored: a write past the limit then fails with EFBIG, as a write to a full disk fails.
+        process.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 512; exec \"$0\" import \"$1\" --db \"$2\" --quiet",
+            setup.executable, setup.later, database,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 73, "\(message)")
+        #expect(message.hasPrefix("healthetl: \(database): "), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try Self.snapshot(db) == setup.before)
+    }
+
     /// The log files SQLite makes beside the database are owner-only like the database, whatever the umask.
     @Test func logFilesAreOwnerOnly() throws {
         let directory = TemporaryDirectory()
