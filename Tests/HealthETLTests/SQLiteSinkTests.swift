@@ -115,6 +115,23 @@ struct SQLiteSinkTests {
         #expect(leftovers == ["health.sqlite"])
     }
 
+    /// A first import killed while SQLite switched its finished file to WAL leaves the file and a `-journal`
+    /// (or `-wal`/`-shm`) beside it: the next run removes all of them, and only those of dead processes.
+    @Test func staleTemporaryFilesAreRemovedWithTheirJournals() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let database = directory.file("health.sqlite")
+        let stale = ["", "-journal", "-wal", "-shm"].map { "health.sqlite.healthetl-\(gone.processIdentifier).tmp\($0)" }
+        let alive = ["health.sqlite.healthetl-\(getppid()).tmp", "health.sqlite.healthetl-\(gone.processIdentifier).tmpx"]
+        for name in stale + alive { _ = directory.write(name, "x") }
+        SQLiteTarget.removeStaleTemporaryFiles(of: database)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == alive.sorted())
+    }
+
     @Test func aFailedFirstImportLeavesNoFile() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

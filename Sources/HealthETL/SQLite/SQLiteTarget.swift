@@ -31,7 +31,7 @@ final class SQLiteTarget {
         if isNew {
             Self.removeStaleTemporaryFiles(of: path)
             workingPath = path + ".healthetl-\(getpid()).tmp"
-            unlink(workingPath)
+            Self.removeDatabaseFiles(workingPath)
             // Create the file ourselves first, so it is owner-only from its first byte.
             let descriptor = open(workingPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
@@ -44,7 +44,7 @@ final class SQLiteTarget {
         do {
             connection = try SQLiteConnection(path: workingPath)
         } catch {
-            if isNew { unlink(workingPath) }
+            if isNew { Self.removeDatabaseFiles(workingPath) }
             throw ImportError(.output, "cannot open the database: \(error)", file: path)
         }
         connection.setBusyTimeout(milliseconds: lockTimeoutMilliseconds)
@@ -76,7 +76,7 @@ final class SQLiteTarget {
                 file: path, hint: "wait for the other import to finish")
         } catch {
             Interruption.stopWatching()
-            if isNew { unlink(workingPath) }
+            if isNew { Self.removeDatabaseFiles(workingPath) }
             throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
         }
     }
@@ -99,17 +99,30 @@ final class SQLiteTarget {
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
     }
 
-    /// Deletes `<db>.healthetl-<pid>.tmp` files left by an import that was killed (SIGKILL, power loss): their
-    /// process no longer exists. A file of a process that is still running is another import's; left alone.
+    /// Deletes `<db>.healthetl-<pid>.tmp` files left by an import that was killed (SIGKILL, power loss), with
+    /// the `-journal`, `-wal` or `-shm` SQLite may have made beside them while switching the new file to WAL:
+    /// their process no longer exists. A file of a process that is still running is another import's; left
+    /// alone.
     static func removeStaleTemporaryFiles(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = (path as NSString).lastPathComponent + ".healthetl-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let pidText = name.dropFirst(prefix.count).dropLast(4)
-            guard let pid = Int32(pidText), Self.processIsGone(pid) else { continue }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dot = rest.firstIndex(of: "."), rest[dot...].hasPrefix(".tmp"),
+                Self.sqliteSuffixes.contains(String(rest[dot...].dropFirst(4))),
+                let pid = Int32(rest[..<dot]), Self.processIsGone(pid)
+            else { continue }
             unlink((directory.isEmpty ? "." : directory) + "/" + name)
         }
+    }
+
+    /// A database file and the files SQLite may keep beside it.
+    static let sqliteSuffixes = ["", "-journal", "-wal", "-shm"]
+
+    /// Deletes the unfinished new database and anything SQLite made beside it.
+    static func removeDatabaseFiles(_ path: String) {
+        for suffix in sqliteSuffixes { unlink(path + suffix) }
     }
 
     /// Whether `pid` names no running process (and is not ours): its temporary files are leftovers.
@@ -153,10 +166,10 @@ final class SQLiteTarget {
                 throw ImportError(.output, "cannot switch the new database to WAL mode", file: path)
             }
         } catch let error as ImportError {
-            unlink(workingPath)
+            Self.removeDatabaseFiles(workingPath)
             throw error
         } catch {
-            unlink(workingPath)
+            Self.removeDatabaseFiles(workingPath)
             throw ImportError(.output, "cannot switch the new database to WAL mode: \(error)", file: path)
         }
         let descriptor = open(workingPath, O_RDONLY | O_CLOEXEC)
@@ -166,7 +179,7 @@ final class SQLiteTarget {
         }
         guard rename(workingPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(workingPath)
+            Self.removeDatabaseFiles(workingPath)
             throw ImportError(.output, "cannot move the new database into place: \(reason)", file: path)
         }
     }
@@ -197,7 +210,7 @@ final class SQLiteTarget {
         try? connection.execute("ROLLBACK")
         Interruption.stopWatching()
         if isNew {
-            unlink(workingPath)
+            Self.removeDatabaseFiles(workingPath)
             lock = nil
         }
     }
