@@ -8,6 +8,7 @@ import json
 import os
 import statistics
 import sys
+import zipfile
 
 Run = collections.namedtuple("Run", "wall cpu rss_mb json database_mb")
 runs = collections.defaultdict(list)  # (shape, zip, tool) -> [Run]
@@ -15,6 +16,17 @@ for line in open(sys.argv[1]):
     shape, zip_path, tool, _run, wall, user, system, rss_kb, document, database = line.rstrip("\n").split("\t")
     runs[(shape, zip_path, tool)].append(
         Run(float(wall), float(user) + float(system), int(rss_kb) / 1024, json.loads(document), int(database) / 1e6))
+
+
+def side_file_megabytes(zip_path):
+    """Uncompressed GPX routes and export_cda.xml: healthetl reads the routes, the floor reads neither."""
+    sizes = collections.Counter()
+    for info in zipfile.ZipFile(zip_path).infolist():
+        if "/workout-routes/" in info.filename:
+            sizes["GPX"] += info.file_size
+        elif info.filename.endswith("_cda.xml"):
+            sizes["CDA"] += info.file_size
+    return ", ".join(f"{kind} {size / 1e6:,.0f} MB" for kind, size in sorted(sizes.items()))
 
 
 def median(tool_runs, field):
@@ -28,13 +40,16 @@ print("| export | XML | healthetl wall / CPU / RSS | CPU ms per MB | rollups | f
 print("|---|---:|---|---:|---:|---|---:|---:|")
 checks, details = [], []
 for shape, zip_path in exports:
-    ours, floor = runs[(shape, zip_path, "healthetl")], runs[(shape, zip_path, "floor")]
+    ours, floor = runs[(shape, zip_path, "healthetl")], runs.get((shape, zip_path, "floor"))
+    if not floor:
+        continue  # interrupted before the floor ran
     xml_mb = ours[0].json["xmlBytes"] / 1e6
     wall, cpu, floor_wall, floor_cpu = (median(ours, "wall"), median(ours, "cpu"),
                                         median(floor, "wall"), median(floor, "cpu"))
     rollup_share = statistics.median((run.json.get("rollupSeconds") or 0) / run.json["seconds"] for run in ours)
     zip_mb = os.path.getsize(zip_path) / 1e6
-    print(f"| {shape}, {len(ours)} run{'s' if len(ours) > 1 else ''} | {xml_mb:,.0f} MB ({zip_mb:,.0f} MB zip) "
+    print(f"| {shape}, {len(ours)} run{'s' if len(ours) > 1 else ''} | {xml_mb:,.0f} MB ({zip_mb:,.0f} MB zip; "
+          f"{side_file_megabytes(zip_path)}) "
           f"| {wall:.1f} s / {cpu:.1f} s / {median(ours, 'rss_mb'):.0f} MB | {cpu * 1000 / xml_mb:.1f} "
           f"| {rollup_share:.0%} | {floor_wall:.1f} s / {floor_cpu:.1f} s / {median(floor, 'rss_mb'):.0f} MB "
           f"| {wall / floor_wall:.2f} | {cpu / floor_cpu:.2f} |")
