@@ -63,8 +63,8 @@ for shape, zip_path in exports:
     # the top-level ones, and it drops exact duplicates and superseded sync versions (listed as dropped).
     items, dropped = ours[0].json["items"], sum(ours[0].json.get("dropped", {}).values())
     checks.append(f"{shape}: floor {floor[0].json['records']:,} Record rows, {floor[0].json['metadataEntries']:,} "
-                  f"metadata, {floor[0].json['beats']:,} beats; healthetl items.records {items.get('records', 0):,} (top level), "
-                  f"dropped {dropped:,}, XML bytes {ours[0].json['xmlBytes']:,} vs floor "
+                  f"metadata, {floor[0].json['beats']:,} beats; healthetl items.records {items.get('records', 0):,} "
+                  f"(top level), dropped {dropped:,}, XML bytes {ours[0].json['xmlBytes']:,} vs floor "
                   f"{floor[0].json['xmlBytes']:,}")
 
 peers = [(tool, run[0]) for (shape, _, tool), run in runs.items() if tool not in ("healthetl", "floor")]
