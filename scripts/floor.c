@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 static const char *zip_path;
+static char entry_name[1024]; /* the main XML's name in the zip, for error messages */
 
 static void fail(const char *format, ...) {
     va_list arguments;
@@ -84,6 +85,7 @@ static struct entry find_main_xml(FILE *file) {
         uint32_t name_length = le16(header + 28), extra_length = le16(header + 30), comment_length = le16(header + 32);
         if (is_main_xml((const char *)header + 46, name_length)) {
             struct entry entry = {0, le32(header + 20), le16(header + 10)};
+            snprintf(entry_name, sizeof entry_name, "%.*s", (int)name_length, (const char *)header + 46);
             uint32_t local_offset = le32(header + 42);
             unsigned char local[30];
             if (entry.compressed_size == 0xffffffff || local_offset == 0xffffffff)
@@ -206,7 +208,9 @@ static long long xml_bytes;
 static void push(const char *bytes, size_t length, int last) {
     if (xmlParseChunk(parser, bytes, (int)length, last) != 0) {
         const xmlError *error = xmlCtxtGetLastError(parser);
-        fail("XML error at line %d: %s", error ? error->line : 0, error ? error->message : "unknown\n");
+        const char *message = error && error->message ? error->message : "unknown error";
+        int length = (int)strcspn(message, "\n"); /* libxml2 ends its messages with a newline */
+        fail("%s:%d:%d: %.*s", entry_name, error ? error->line : 0, error ? error->int2 : 0, length, message);
     }
 }
 
@@ -228,7 +232,10 @@ static void filter(char *bytes, size_t length) {
         }
         char *doctype = strstr(head, "<!DOCTYPE");
         if (doctype && doctype < root) {
+            /* The DOCTYPE's lines become empty lines, so that libxml2's line numbers stay those of the file. */
             push(head, doctype - head, 0);
+            for (char *at = doctype; at < root; at++)
+                if (*at == '\n') push("\n", 1, 0);
             push(root, head_length - (root - head), 0);
         } else {
             push(head, head_length, 0);
