@@ -201,4 +201,108 @@ struct GeneratorTests {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
         #expect(size == tally.xmlBytes)
     }
+
+    // MARK: - Benchmark shapes (issue 13)
+
+    /// Per GPX file: the gaps between consecutive fix times, and each Workout's duration in minutes from the XML.
+    static let routeScript = #"""
+        import sys, os, re, glob, json, datetime
+        root = sys.argv[1]
+        gaps = []
+        for path in glob.glob(os.path.join(root, 'workout-routes', '*.gpx')):
+            times = [datetime.datetime.fromisoformat(t.replace('Z', '+00:00'))
+                     for t in re.findall(r'<time>([^<]+)</time>', open(path).read())[1:]]
+            gaps += [int((b - a).total_seconds()) for a, b in zip(times, times[1:])]
+        xml = open(os.path.join(root, 'export.xml')).read()
+        minutes = [float(m) for m in re.findall(r'<Workout workoutActivityType="[^"]+" duration="([^"]+)"', xml)]
+        print(json.dumps({'gaps': gaps, 'minutes': minutes}))
+        """#
+
+    struct RouteShape: Decodable {
+        let gaps: [Int]
+        let minutes: [Double]
+    }
+
+    static func routeShape(_ options: GeneratorOptions) throws -> (RouteShape, ExportTally) {
+        let root = temporaryPath("folder")
+        let tally = try ExportGenerator(options: options).write(to: .folder(root))
+        let result = try runPython(routeScript, arguments: [root + "/apple_health_export"])
+        try #require(result.status == 0)
+        return (try JSONDecoder().decode(RouteShape.self, from: Data(result.output.utf8)), tally)
+    }
+
+    @Test(
+        "routeIntervalSeconds 1 writes 1 Hz GPX tracks; workoutLengthFactor 3 makes workouts three times longer",
+        .enabled(if: GeneratorTests.pythonAvailable))
+    func routeHeavyShape() throws {
+        let usual = Self.options(.ios18, days: 6)
+        var heavy = usual
+        heavy.routeIntervalSeconds = 1
+        heavy.workoutLengthFactor = 3
+        let (before, beforeTally) = try Self.routeShape(usual)
+        let (after, afterTally) = try Self.routeShape(heavy)
+        try #require(!after.gaps.isEmpty && after.minutes.count == before.minutes.count)
+        // Pauses leave a few longer gaps; the usual interval at scale 0.4 is 10 s.
+        #expect(after.gaps.filter { $0 == 1 }.count > after.gaps.count * 95 / 100)
+        #expect(before.gaps.filter { $0 == 1 }.isEmpty)
+        let ratio = after.minutes.reduce(0, +) / before.minutes.reduce(0, +)
+        #expect(ratio > 2.8 && ratio < 3.2, "workout minutes grew \(ratio)x")
+        #expect(afterTally.routePoints > beforeTally.routePoints * 20)
+    }
+
+    @Test(
+        "extraMetadataPerRecord adds that many MetadataEntry to every top-level Record",
+        .enabled(if: GeneratorTests.pythonAvailable))
+    func metadataHeavyShape() throws {
+        let root = Self.temporaryPath("folder")
+        var options = Self.options(.ios18, days: 2)
+        options.extraMetadataPerRecord = 5
+        let tally = try ExportGenerator(options: options).write(to: .folder(root))
+        let script = #"""
+            import sys, re, collections, xml.etree.ElementTree as ET
+            data = open(sys.argv[1], 'rb').read()
+            body = data[data.index(b']>', data.index(b'<!DOCTYPE')) + 2:]
+            body = re.sub(rb'[\x00-\x08\x0b\x0c\x0e-\x1f]', b'', body)
+            tree = ET.fromstring(body)
+            per_record = collections.Counter(
+                sum(1 for m in r.findall('MetadataEntry') if m.get('key').startswith('com.example.tracker.'))
+                for r in tree.findall('Record'))
+            print(dict(per_record), sum(1 for _ in tree.iter('MetadataEntry')))
+            """#
+        let result = try Self.runPython(script, arguments: [root + "/apple_health_export/export.xml"])
+        try #require(result.status == 0)
+        #expect(result.output == "{5: \(tally.records)} \(tally.metadataEntries)\n")
+    }
+
+    @Test("includeCaseVariantKeys false keeps MyFitnessPal's Meal key and leaves out its meal twin")
+    func caseVariantKeys() throws {
+        func xml(_ include: Bool) throws -> String {
+            let path = Self.temporaryPath("export.xml")
+            var options = Self.options(.ios18, days: 2)
+            options.includeCaseVariantKeys = include
+            try ExportGenerator(options: options).write(to: .bareXML(path))
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }
+        let usual = try xml(true), without = try xml(false)
+        let count = { (text: String, key: String) in text.components(separatedBy: "key=\"\(key)\"").count - 1 }
+        #expect(count(usual, "meal") > 0 && count(usual, "meal") == count(usual, "Meal"))
+        #expect(count(without, "meal") == 0 && count(without, "Meal") == count(usual, "Meal"))
+    }
+
+    @Test("cdaTargetBytes grows export_cda.xml to that size; without it the CDA keeps its two entries")
+    func bigCDAShape() throws {
+        func cda(_ target: Int?) throws -> String {
+            let root = Self.temporaryPath("folder")
+            var options = Self.options(.ios18, days: 3)
+            options.cdaTargetBytes = target
+            try ExportGenerator(options: options).write(to: .folder(root))
+            return try String(contentsOfFile: root + "/apple_health_export/export_cda.xml", encoding: .utf8)
+        }
+        let usual = try cda(nil)
+        let big = try cda(2_000_000)
+        #expect(usual.components(separatedBy: "<entry ").count - 1 == 2)
+        #expect(big.utf8.count >= 2_000_000 && big.utf8.count < 2_010_000)
+        #expect(big.hasSuffix(" </section>\n</component>\n"))
+        #expect(big.components(separatedBy: "<entry ").count - 1 > 1_000)
+    }
 }

@@ -52,7 +52,7 @@ struct DayPlan: Sendable {
     let watchOff: [Range<Int64>]
     let workouts: [WorkoutPlan]
 
-    init(seed: UInt64, firstDayNumber: Int, index: Int, zone: HomeZone, modern: Bool) {
+    init(seed: UInt64, firstDayNumber: Int, index: Int, zone: HomeZone, modern: Bool, workoutLengthFactor: Int = 1) {
         self.index = index
         let midnightGuess = Int64(firstDayNumber + index) * 86_400
         localOffset = zone.offset(at: midnightGuess + 43_200)
@@ -81,7 +81,7 @@ struct DayPlan: Sendable {
             case ..<0.95: kind = .swimming
             default: kind = modern ? .swimBikeRun : .running
             }
-            let minutes: Int
+            var minutes: Int
             switch kind {
             case .running: minutes = random.int(24...62)
             case .walking: minutes = random.int(20...70)
@@ -90,6 +90,8 @@ struct DayPlan: Sendable {
             case .swimming: minutes = random.int(25...45)
             case .swimBikeRun: minutes = random.int(75...110)
             }
+            // Lengthened after the draw, so the day's random stream (and everything else) stays the same.
+            minutes *= workoutLengthFactor
             let begin = start + Int64(random.int((17 * 60)...(19 * 60 + 30))) * 60 + Int64(random.int(0...59))
             var pauses: [(Int64, Int64)] = []
             if kind != .swimBikeRun, random.chance(0.4) {

@@ -52,7 +52,8 @@ final class ExportContext {
     func plan(_ day: Int) -> DayPlan {
         if let cachedPlan, cachedPlan.index == day { return cachedPlan }
         let plan = DayPlan(
-            seed: seed, firstDayNumber: firstDayNumber, index: day, zone: options.homeZone, modern: profile.isModern)
+            seed: seed, firstDayNumber: firstDayNumber, index: day, zone: options.homeZone, modern: profile.isModern,
+            workoutLengthFactor: options.workoutLengthFactor)
         cachedPlan = plan
         return plan
     }
@@ -120,11 +121,12 @@ final class ExportContext {
             case .quantity(let number): try writer.attrG("value", number)
             case .text(let text): try writer.attr("value", text)
             }
-            if metadata.isEmpty && children == nil {
+            if metadata.isEmpty && children == nil && (depth != 1 || options.extraMetadataPerRecord == 0) {
                 try writer.raw("/>\n")
             } else {
                 try writer.raw(">\n")
                 try writeMetadata(metadata, depth: depth + 1)
+                if depth == 1 { try writeExtraMetadata(start: start, depth: depth + 1) }
                 try children?()
                 try indent(depth)
                 try writer.raw("</Record>\n")
@@ -136,6 +138,20 @@ final class ExportContext {
             }
         }
         if copies > 1 { tally.exactDuplicateRecords += copies - 1 }
+    }
+
+    /// `extraMetadataPerRecord` entries as a third-party app writes them. Values come from the start date, not
+    /// from a random stream, so the rest of the export is the one the seed gives without them.
+    private func writeExtraMetadata(start: Int64, depth: Int) throws {
+        for number in 0..<options.extraMetadataPerRecord {
+            try indent(depth)
+            try writer.raw("<MetadataEntry key=\"com.example.tracker.field")
+            try writer.raw(String(number))
+            try writer.raw("\" value=\"")
+            try writer.raw(String(start &* 31 &+ Int64(number) &* 7_919))
+            try writer.raw("\"/>\n")
+        }
+        tally.metadataEntries += options.extraMetadataPerRecord
     }
 
     /// A quantity sample's creation date: saved a little after it ended, as HealthKit batches writes.

@@ -20,6 +20,15 @@ public final class ExportGenerator {
         guard options.scale > 0, options.scale <= 100 else {
             throw GeneratorError.badOption("scale must be in (0, 100]")
         }
+        guard (options.routeIntervalSeconds ?? 1) >= 1 else {
+            throw GeneratorError.badOption("routeIntervalSeconds must be at least 1")
+        }
+        guard (1...3).contains(options.workoutLengthFactor) else {
+            throw GeneratorError.badOption("workoutLengthFactor must be 1, 2 or 3")
+        }
+        guard (0...100).contains(options.extraMetadataPerRecord) else {
+            throw GeneratorError.badOption("extraMetadataPerRecord must be in 0...100")
+        }
         guard !options.xmlFileName.isEmpty, !options.xmlFileName.contains("/") else {
             throw GeneratorError.badOption("xmlFileName must be a plain file name")
         }

@@ -56,6 +56,8 @@ public struct GeneratorOptions: Sendable {
     public var locale: String?
     /// Put XML-illegal control characters (e.g. U+000B) in a third-party sourceName and metadata value.
     public var includeControlCharacters: Bool = true
+    /// Write MyFitnessPal's `meal` key beside its `Meal` key, as real files have it.
+    public var includeCaseVariantKeys: Bool = true
     /// Write a few exact duplicate Records per day (identical except the device's 0x address).
     public var includeDuplicates: Bool = true
     /// Rotate HRV beat times through the en_US 12-hour, 24-hour and comma styles. A real export uses one style
@@ -65,6 +67,16 @@ public struct GeneratorOptions: Sendable {
     public var includeSideFiles: Bool = true
     /// zlib level for `.zip` output.
     public var compressionLevel: Int32 = 6
+
+    // Benchmark shapes (issue 13): the defaults keep the usual export, byte for byte.
+    /// Seconds between route fixes; nil → about 4 s (`4 / scale`). 1 is a watch's 1 Hz workout GPS.
+    public var routeIntervalSeconds: Int?
+    /// Multiplies every workout's planned minutes (1…3): with a 1 s route interval, a route-heavy export.
+    public var workoutLengthFactor: Int = 1
+    /// Extra `MetadataEntry` children (third-party app keys) on every top-level `Record`: a metadata-heavy export.
+    public var extraMetadataPerRecord: Int = 0
+    /// When set, `export_cda.xml` repeats its vital-sign entries until it is at least this many bytes.
+    public var cdaTargetBytes: Int?
 
     public init() {}
 

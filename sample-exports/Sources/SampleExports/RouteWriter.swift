@@ -35,12 +35,12 @@ struct RouteTrack: Sequence, IteratorProtocol {
     private var heading: Double
     private var first = true
 
-    init(workout: WorkoutPlan, seed: UInt64, scale: Double, zone: HomeZone) {
+    init(workout: WorkoutPlan, seed: UInt64, scale: Double, zone: HomeZone, intervalSeconds: Int? = nil) {
         random = SeededRandom(seed: seed, stream: "route", day: workout.day * 4 + workout.slot)
         let (start, finish) = RouteTrack.span(workout)
         time = start
         end = finish
-        interval = Int64(Swift.max(1, (4 / scale).rounded()))
+        interval = Int64(intervalSeconds ?? Int(Swift.max(1, (4 / scale).rounded())))
         pauses = workout.pauses
         switch workout.kind {
         case .cycling: speed = random.double(5.5, 8)
@@ -109,7 +109,8 @@ struct RouteWriter {
             }
         } else {
             let track = RouteTrack(
-                workout: workout, seed: context.seed, scale: context.scale, zone: context.options.homeZone)
+                workout: workout, seed: context.seed, scale: context.scale, zone: context.options.homeZone,
+                intervalSeconds: context.options.routeIntervalSeconds)
             for point in track {
                 try writer.raw("   <Location")
                 try writer.attrDate("date", point.time)
@@ -154,7 +155,8 @@ struct RouteWriter {
         try gpx.raw("  <trk>\n    <name>\(route.trackName)</name>\n    <trkseg>\n")
         var points = 0
         let track = RouteTrack(
-            workout: route.workout, seed: context.seed, scale: context.scale, zone: context.options.homeZone)
+            workout: route.workout, seed: context.seed, scale: context.scale, zone: context.options.homeZone,
+            intervalSeconds: context.options.routeIntervalSeconds)
         for point in track {
             try gpx.raw("      <trkpt lon=\"")
             try gpx.f(point.longitude)

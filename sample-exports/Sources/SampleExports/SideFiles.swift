@@ -109,7 +109,18 @@ struct SideFiles {
               <text/>
 
             """)
-        let time = cdaTime(context.plan(0).wake + 600)
+        // With `cdaTargetBytes` the pair of entries repeats, day after day, until the file is big enough: years
+        // of data give a CDA of 50 MB+, which an importer must stream past rather than load.
+        var entry = 0
+        repeat {
+            let plan = context.plan(entry % context.days)
+            try writeCDAVitals(to: out, time: cdaTime(plan.wake + 600 + Int64(entry / context.days)))
+            entry += 1
+        } while out.bytesWritten < (context.options.cdaTargetBytes ?? 0)
+        try out.raw(" </section>\n</component>\n")
+    }
+
+    private func writeCDAVitals(to out: XMLWriter, time: String) throws {
         for (code, name, type, value, unit) in [
             ("29463-7", "Body weight", "HKQuantityTypeIdentifierBodyMass", "78.4", "kg"),
             ("8867-4", "Heart rate", "HKQuantityTypeIdentifierHeartRate", "64", "count/min"),
@@ -141,7 +152,6 @@ struct SideFiles {
 
                 """)
         }
-        try out.raw(" </section>\n</component>\n")
     }
 
     /// `yyyyMMddHHmmss±hhmm` in the export offset.

@@ -8,10 +8,14 @@ let usage = """
     usage: generate-export --out PATH [--seed N] [--days N] [--scale X] [--target-mb N]
                            [--profile ios18|ios16|ios12|ios8] [--format zip|folder|xml] [--xml-name NAME]
                            [--tally PATH] [--start YYYY-MM-DD] [--offset +0100] [--level 0-9]
-                           [--no-duplicates] [--no-control-chars] [--no-side-files]
+                           [--no-duplicates] [--no-control-chars] [--no-side-files] [--no-case-variant-keys]
+                           [--route-interval S] [--workout-length 1-3] [--metadata-per-record N] [--cda-mb N]
       --out       the zip file, the folder to create apple_health_export/ in, or the XML file
       --target-mb keep adding days until export.xml is at least this many MB (benchmark exports)
       --tally     also write the generator's counts (ExportTally) as JSON to PATH
+      --no-control-chars, --no-case-variant-keys: an export Python importers can read (benchmark peers)
+      benchmark shapes: --route-interval 1 (1 Hz GPS) with --workout-length 3 (workouts 3x longer): route-heavy;
+      --metadata-per-record N: N extra MetadataEntry per Record; --cda-mb N: export_cda.xml of at least N MB
 
     """
 
@@ -70,9 +74,24 @@ while let argument = arguments.popFirst() {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let date = calendar.date(from: components) else { fail("--start is not a date") }
         options.startDate = date
+    case "--route-interval":
+        guard let seconds = Int(value(argument)), seconds >= 1 else { fail("--route-interval must be at least 1") }
+        options.routeIntervalSeconds = seconds
+    case "--workout-length":
+        guard let factor = Int(value(argument)), (1...3).contains(factor) else { fail("--workout-length must be 1-3") }
+        options.workoutLengthFactor = factor
+    case "--metadata-per-record":
+        guard let count = Int(value(argument)), (0...100).contains(count) else {
+            fail("--metadata-per-record must be 0-100")
+        }
+        options.extraMetadataPerRecord = count
+    case "--cda-mb":
+        guard let megabytes = Double(value(argument)), megabytes > 0 else { fail("--cda-mb must be positive") }
+        options.cdaTargetBytes = Int(megabytes * 1_048_576)
     case "--no-duplicates": options.includeDuplicates = false
     case "--no-control-chars": options.includeControlCharacters = false
     case "--no-side-files": options.includeSideFiles = false
+    case "--no-case-variant-keys": options.includeCaseVariantKeys = false
     case "-h", "--help":
         FileHandle.standardError.write(Data(usage.utf8))
         exit(0)

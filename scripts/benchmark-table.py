@@ -1,0 +1,81 @@
+"""Prints scripts/benchmark's results as a Markdown table: medians per export, healthetl against the floor.
+
+Input: the TSV scripts/benchmark writes (shape, zip, tool, run, wall s, user s, sys s, peak RSS KiB, tool's JSON,
+database bytes).
+"""
+import collections
+import json
+import os
+import statistics
+import sys
+import zipfile
+
+Run = collections.namedtuple("Run", "wall cpu rss_mb json database_mb")
+runs = collections.defaultdict(list)  # (shape, zip, tool) -> [Run]
+for line in open(sys.argv[1]):
+    shape, zip_path, tool, _run, wall, user, system, rss_kb, document, database = line.rstrip("\n").split("\t")
+    runs[(shape, zip_path, tool)].append(
+        Run(float(wall), float(user) + float(system), int(rss_kb) / 1024, json.loads(document), int(database) / 1e6))
+
+
+def side_file_megabytes(zip_path):
+    """Uncompressed GPX routes and export_cda.xml: healthetl reads the routes, the floor reads neither."""
+    sizes = collections.Counter()
+    for info in zipfile.ZipFile(zip_path).infolist():
+        if "/workout-routes/" in info.filename:
+            sizes["GPX"] += info.file_size
+        elif info.filename.endswith("_cda.xml"):
+            sizes["CDA"] += info.file_size
+    return ", ".join(f"{kind} {size / 1e6:,.0f} MB" for kind, size in sorted(sizes.items()))
+
+
+def median(tool_runs, field):
+    return statistics.median(getattr(run, field) for run in tool_runs)
+
+
+exports = [(shape, zip_path) for (shape, zip_path, tool) in runs if tool == "healthetl"]
+print()
+print("| export | XML | healthetl wall / CPU / RSS | CPU ms per MB | rollups | floor wall / CPU / RSS "
+      "| wall ratio | CPU ratio |")
+print("|---|---:|---|---:|---:|---|---:|---:|")
+checks, details = [], []
+for shape, zip_path in exports:
+    ours, floor = runs[(shape, zip_path, "healthetl")], runs.get((shape, zip_path, "floor"))
+    if not floor:
+        continue  # interrupted before the floor ran
+    xml_mb = ours[0].json["xmlBytes"] / 1e6
+    wall, cpu, floor_wall, floor_cpu = (median(ours, "wall"), median(ours, "cpu"),
+                                        median(floor, "wall"), median(floor, "cpu"))
+    rollup_share = statistics.median((run.json.get("rollupSeconds") or 0) / run.json["seconds"] for run in ours)
+    zip_mb = os.path.getsize(zip_path) / 1e6
+    print(f"| {shape}, {len(ours)} run{'s' if len(ours) > 1 else ''} | {xml_mb:,.0f} MB ({zip_mb:,.0f} MB zip; "
+          f"{side_file_megabytes(zip_path)}) "
+          f"| {wall:.1f} s / {cpu:.1f} s / {median(ours, 'rss_mb'):.0f} MB | {cpu * 1000 / xml_mb:.1f} "
+          f"| {rollup_share:.0%} | {floor_wall:.1f} s / {floor_cpu:.1f} s / {median(floor, 'rss_mb'):.0f} MB "
+          f"| {wall / floor_wall:.2f} | {cpu / floor_cpu:.2f} |")
+    # What the single-run script printed before issue 13, as medians.
+    records = ours[0].json["items"].get("records", 0)
+    import_seconds = statistics.median(run.json["seconds"] - (run.json.get("rollupSeconds") or 0) for run in ours)
+    details.append(f"{shape}: healthetl {xml_mb / wall:.1f} MB/s of XML end to end, {records / wall:,.0f} records/s "
+                   f"({records:,} records), {xml_mb / import_seconds:.1f} MB/s without the rollups, database "
+                   f"{median(ours, 'database_mb'):,.0f} MB (floor {median(floor, 'database_mb'):,.0f} MB)")
+    # The floor stores every Record element, those inside Correlations included; healthetl's items.records counts
+    # the top-level ones, and it drops exact duplicates and superseded sync versions (listed as dropped).
+    items, dropped = ours[0].json["items"], sum(ours[0].json.get("dropped", {}).values())
+    checks.append(f"{shape}: floor {floor[0].json['records']:,} Record rows, {floor[0].json['metadataEntries']:,} "
+                  f"metadata, {floor[0].json['beats']:,} beats; healthetl items.records {items.get('records', 0):,} "
+                  f"(top level), dropped {dropped:,}, XML bytes {ours[0].json['xmlBytes']:,} vs floor "
+                  f"{floor[0].json['xmlBytes']:,}")
+
+peers = [(tool, run[0]) for (shape, _, tool), run in runs.items() if tool not in ("healthetl", "floor")]
+if peers:
+    standard = next(runs[key] for key in runs if key[0] == "standard" and key[2] == "healthetl")
+    print()
+    print("| peer (standard export, 1 run) | wall / CPU / RSS | healthetl is faster by (wall) | (CPU) |")
+    print("|---|---|---:|---:|")
+    for tool, run in peers:
+        print(f"| {tool} | {run.wall:.1f} s / {run.cpu:.1f} s / {run.rss_mb:.0f} MB "
+              f"| ×{run.wall / median(standard, 'wall'):.1f} | ×{run.cpu / median(standard, 'cpu'):.1f} |")
+print()
+for line in details + checks:
+    print(line)
