@@ -149,7 +149,9 @@ private final class EndWatchingStream: ByteStream {
 /// The SAX side of `GPXReader`: collects one `RoutePoint` per `<trkpt>`.
 private final class GPXHandler: SAXHandler {
     /// Set right after the parser is made, to stop it on a wrong root element.
-    weak var parser: SAXParser?
+    // Not `weak`: a weak reference gives the parser a side table, which sends every retain and release of it
+    // down the slow path. The parser only calls back while it parses, and its owner outlives that.
+    unowned(unsafe) var parser: SAXParser?
 
     private(set) var points: [RoutePoint] = []
     private(set) var skippedPoints = 0

@@ -19,7 +19,9 @@ final class ExportDecoder: SAXHandler {
 
     private var countsByElement = [Int](repeating: 0, count: ExportElement.allCases.count)
     /// Set to the parser once it exists, to raise errors and read line numbers.
-    weak var parser: SAXParser?
+    // Not `weak`: a weak reference gives the parser a side table, which sends every retain and release of it
+    // down the slow path. The parser only calls back while it parses, and its owner outlives that.
+    unowned(unsafe) var parser: SAXParser?
 
     var sources = SourceInterner()
     var elements = NameTable<ExportElement>(fallback: .unknown)

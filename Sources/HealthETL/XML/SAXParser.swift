@@ -48,33 +48,41 @@ public struct XMLAttributes {
 /// handler raises (via `stop(with:)`) come back as thrown `ImportError`s with line and column.
 public final class SAXParser {
     private var context: xmlParserCtxtPtr?
-    private unowned let handler: SAXHandler
+    // Lifetime: whoever makes the parser keeps the handler alive for as long as it feeds the parser (the
+    // readers own both). `unowned(unsafe)` because a checked `unowned` load retains and releases the handler
+    // on every callback, tens of millions of times in a large export.
+    private unowned(unsafe) let handler: SAXHandler
     private var handlerError: ImportError?
 
     public init(handler: SAXHandler, wantsText: Bool = false) {
         self.handler = handler
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
+        // `_withUnsafeGuaranteedRef`: the parser is alive for the whole call (see the lifetime note below), so
+        // no retain and release of it per callback.
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             // swift-format-ignore: NeverForceUnwrap
             // libxml2 passes back the context we gave it and always sets the local name.
-            let parser = Unmanaged<SAXParser>.fromOpaque(context!).takeUnretainedValue()
             let name = localName!
-            parser.handler.startElement(
-                XMLBytes(start: name, count: strlen(name)), identity: UnsafeRawPointer(name),
-                attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+            Unmanaged<SAXParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { parser in
+                parser.handler.startElement(
+                    XMLBytes(start: name, count: strlen(name)), identity: UnsafeRawPointer(name),
+                    attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+            }
         }
         sax.endElementNs = { context, localName, _, _ in
             // swift-format-ignore: NeverForceUnwrap
-            let parser = Unmanaged<SAXParser>.fromOpaque(context!).takeUnretainedValue()
             let name = localName!
-            parser.handler.endElement(XMLBytes(start: name, count: strlen(name)), identity: UnsafeRawPointer(name))
+            Unmanaged<SAXParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { parser in
+                parser.handler.endElement(XMLBytes(start: name, count: strlen(name)), identity: UnsafeRawPointer(name))
+            }
         }
         if wantsText {
             sax.characters = { context, bytes, length in
                 // swift-format-ignore: NeverForceUnwrap
-                let parser = Unmanaged<SAXParser>.fromOpaque(context!).takeUnretainedValue()
-                parser.handler.text(XMLBytes(start: bytes, count: Int(length)))
+                Unmanaged<SAXParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { parser in
+                    parser.handler.text(XMLBytes(start: bytes, count: Int(length)))
+                }
             }
         }
         clibxml2_silence_errors(&sax)
