@@ -25,8 +25,14 @@ public final class ReadAheadStream: ByteStream {
         worker = Thread {
             let source = handoff.value
             while true {
-                var chunk = [UInt8](repeating: 0, count: chunkSize)
-                let result: Result<Int, Error> = Result { try chunk.withUnsafeMutableBytes { try source.read(into: $0) } }
+                // Filled straight from the source: zeroing 256 KB first would cost as much as copying it.
+                var chunk: [UInt8] = []
+                let result: Result<Int, Error> = Result {
+                    chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, filled in
+                        filled = try source.read(into: UnsafeMutableRawBufferPointer(buffer))
+                    }
+                    return chunk.count
+                }
                 shared.condition.lock()
                 while shared.chunks.count >= depth && !shared.stopped { shared.condition.wait() }
                 if shared.stopped {
@@ -35,7 +41,6 @@ public final class ReadAheadStream: ByteStream {
                 }
                 switch result {
                 case .success(let count) where count > 0:
-                    chunk.removeSubrange(count...)
                     shared.chunks.append(chunk)
                 case .success:
                     shared.finished = true

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sources seen so far, each a (class, name) pair with a small id, and their rank.
 ///
 /// A source's rank is its position in (class, name) order. Comparing two ids' ranks is one array read, so
@@ -23,7 +25,7 @@ struct RollupSourceTable {
         // Samples of a type come from a few interleaved sources, so a recent answer is almost always right.
         // Bytes are compared rather than Strings: hashing or comparing a non-ASCII name (`Anna’s iPhone`)
         // as a String normalizes it to NFC every time.
-        for entry in recent where entry.sourceClass == sourceClass && entry.name.utf8.elementsEqual(name.utf8) {
+        for entry in recent where entry.sourceClass == sourceClass && Self.sameBytes(entry.name, name) {
             return entry.id
         }
         let key = Key(sourceClass: sourceClass, name: name)
@@ -35,6 +37,20 @@ struct RollupSourceTable {
             nextRecentSlot = (nextRecentSlot + 1) % recent.count
         }
         return id
+    }
+
+    /// The sender hands over the same String for every sample of a source, so equal storage answers at once;
+    /// otherwise one memcmp of the UTF-8 bytes (a generic `elementsEqual` walks them one at a time).
+    @inline(__always)
+    private static func sameBytes(_ left: String, _ right: String) -> Bool {
+        let answer = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes -> Bool in
+                guard leftBytes.count == rightBytes.count else { return false }
+                guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else { return true }
+                return leftBase == rightBase || memcmp(leftBase, rightBase, leftBytes.count) == 0
+            }
+        }
+        return (answer ?? nil) ?? left.utf8.elementsEqual(right.utf8)
     }
 
     private mutating func insert(_ key: Key) -> Int32 {
