@@ -179,6 +179,25 @@ private final class GPXHandler: SAXHandler {
         case elevation, time, speed, course, horizontalAccuracy, verticalAccuracy
     }
 
+    private enum ElementKind {
+        case trackPoint, field(Field), other
+    }
+
+    // libxml2 interns element and attribute names in its dictionary: one name is one pointer for the whole
+    // parse. So what a name means is worked out from its bytes once and then found by pointer; a long 1 Hz
+    // route has millions of elements. (Bounded: a crafted file with many names is only slower.)
+    private var kinds: [(name: UnsafeRawPointer, kind: ElementKind)] = []
+    private var latitudeName: UnsafeRawPointer?
+    private var longitudeName: UnsafeRawPointer?
+
+    private func kind(of name: XMLBytes, identity: UnsafeRawPointer) -> ElementKind {
+        for entry in kinds where entry.name == identity { return entry.kind }
+        let kind: ElementKind =
+            name.elementsEqual("trkpt".utf8) ? .trackPoint : Self.field(named: name).map { .field($0) } ?? .other
+        if kinds.count < 32 { kinds.append((identity, kind)) }
+        return kind
+    }
+
     init() { text.reserveCapacity(Self.maximumTextLength) }
 
     func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
@@ -192,11 +211,12 @@ private final class GPXHandler: SAXHandler {
             }
             return
         }
+        let kind = kind(of: name, identity: identity)
         if pointDepth == 0 {
-            if name.elementsEqual("trkpt".utf8) { startPoint(attributes) }
+            if case .trackPoint = kind { startPoint(attributes) }
             return
         }
-        guard point != nil, field == nil, let started = Self.field(named: name) else { return }
+        guard point != nil, field == nil, case .field(let started) = kind else { return }
         field = started
         fieldDepth = depth
         text.removeAll(keepingCapacity: true)
@@ -230,10 +250,16 @@ private final class GPXHandler: SAXHandler {
         var latitude: Double?
         var longitude: Double?
         for index in 0..<attributes.count {
-            let name = attributes.name(index)
-            if name.elementsEqual("lat".utf8) {
+            let identity = attributes.nameIdentity(index)
+            if identity == latitudeName {
                 latitude = Self.number(attributes.value(index))
-            } else if name.elementsEqual("lon".utf8) {
+            } else if identity == longitudeName {
+                longitude = Self.number(attributes.value(index))
+            } else if attributes.name(index).elementsEqual("lat".utf8) {
+                latitudeName = identity
+                latitude = Self.number(attributes.value(index))
+            } else if attributes.name(index).elementsEqual("lon".utf8) {
+                longitudeName = identity
                 longitude = Self.number(attributes.value(index))
             }
         }
