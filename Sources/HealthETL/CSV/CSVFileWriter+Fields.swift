@@ -106,7 +106,33 @@ extension CSVFileWriter {
             put(UInt8(ascii: "\""))
             return .blobAsBase64
         }
-        // No base64 character needs quoting.
+        try appendBase64(bytes)
+        return .blobAsBase64
+    }
+
+    /// A blob of `count` bytes too large to hold at once (a document of hundreds of megabytes), encoded as it
+    /// is read: `read` fills the buffer with the blob's bytes from the offset it is given.
+    @discardableResult public func writeBlob(
+        count: Int, read: (UnsafeMutableRawBufferPointer, Int) throws -> Void
+    ) throws -> CSVCellAdjustment.Reason? {
+        guard count > 0 else { return try writeBlob(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        try beginField()
+        guard dialect.blobs == .base64 else { return .blobOmitted }
+        // A multiple of 3, so only the last piece can need padding.
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 3 * 64 * 1024, alignment: 1)
+        defer { piece.deallocate() }
+        var offset = 0
+        while offset < count {
+            let slice = UnsafeMutableRawBufferPointer(rebasing: piece[0..<min(piece.count, count - offset)])
+            try read(slice, offset)
+            try appendBase64(UnsafeRawBufferPointer(slice))
+            offset += slice.count
+        }
+        return .blobAsBase64
+    }
+
+    /// Base64 of `bytes`, padded at the end. No base64 character needs quoting.
+    private func appendBase64(_ bytes: UnsafeRawBufferPointer) throws {
         var index = 0
         while index < bytes.count {
             let count = min(3, bytes.count - index)
@@ -119,7 +145,6 @@ extension CSVFileWriter {
             put(count > 2 ? Self.base64Alphabet[Int(group & 63)] : UInt8(ascii: "="))
             index += 3
         }
-        return .blobAsBase64
     }
 
     // MARK: - Helpers

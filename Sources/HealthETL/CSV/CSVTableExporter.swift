@@ -50,6 +50,7 @@ public enum CSVTableExporter {
         let reader = try read(databasePath) { try SQLiteRowReader(connection, sql: layout.selectSQL) }
         try writer.writeHeader(layout.table.columnNames)
         let columnCount = layout.isInstant.count
+        let blobColumns = layout.blobColumns
         let reasons = CSVCellAdjustment.Reason.allCases
         var counts = [Int](repeating: 0, count: columnCount * reasons.count)
         var rows = 0
@@ -60,6 +61,18 @@ public enum CSVTableExporter {
             }
             for column in 0..<columnCount {
                 var adjustment: CSVCellAdjustment.Reason?
+                if let blobIndex = blobColumns.firstIndex(of: column),
+                    reader.kind(layout.blobLengthResultColumn(blobIndex)) == .integer
+                {
+                    adjustment = try writeBlob(
+                        layout, column: column, length: Int(reader.integer(layout.blobLengthResultColumn(blobIndex))),
+                        rowid: reader.integer(layout.rowidResultColumn), from: connection, databasePath: databasePath,
+                        into: writer)
+                    if let adjustment, let index = reasons.firstIndex(of: adjustment) {
+                        counts[column * reasons.count + index] += 1
+                    }
+                    continue
+                }
                 switch reader.kind(column) {
                 case .null: try writer.writeNull()
                 case .integer: adjustment = try writer.writeInteger(reader.integer(column))
@@ -89,6 +102,25 @@ public enum CSVTableExporter {
         }
         return CSVExportReport.File(
             table: layout.table.name, path: writer.path, rows: rows, bytes: 0, adjustments: adjustments)
+    }
+
+    /// A blob value read in pieces by rowid, so a document of any size streams through a small buffer. (A
+    /// dialect that leaves blobs out never opens it.)
+    static func writeBlob(
+        _ layout: CSVTableLayout, column: Int, length: Int, rowid: Int64, from connection: SQLiteConnection,
+        databasePath: String, into writer: CSVFileWriter
+    ) throws -> CSVCellAdjustment.Reason? {
+        var blob: SQLiteBlob?
+        return try writer.writeBlob(count: length) { buffer, offset in
+            try read(databasePath) {
+                if blob == nil {
+                    blob = try SQLiteBlob(
+                        connection, table: layout.table.name, column: layout.table.columnNames[column], rowid: rowid,
+                        writable: false)
+                }
+                try blob?.read(into: buffer, at: offset)
+            }
+        }
     }
 
     /// The named tables in schema order; all of them for nil.

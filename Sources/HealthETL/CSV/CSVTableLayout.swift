@@ -19,10 +19,34 @@ struct CSVTableLayout {
         }
     }
 
+    /// The columns declared BLOB (`documents.content`, which can be hundreds of megabytes).
+    var blobColumns: [Int] { table.columns.indices.filter { table.columns[$0].declaration.hasPrefix("BLOB") } }
+
+    /// Where the extra result columns are: after the table's columns and the offset, the rowid, then per
+    /// blob column its length (NULL when the value is not a blob). Only when the table has blob columns.
+    var rowidResultColumn: Int { table.columns.count + (offsetExpression == nil ? 0 : 1) }
+    func blobLengthResultColumn(_ blobIndex: Int) -> Int { rowidResultColumn + 1 + blobIndex }
+
     /// Columns named explicitly (not `*`), so the file has the schema's order even where a database's column
     /// order differs; rows in rowid order, which is `id` order where the table has one.
+    ///
+    /// A blob is not selected: stepping to a row would read it whole. The query selects its length instead
+    /// (which SQLite answers without reading the value), and the exporter reads it in pieces through
+    /// incremental blob I/O by rowid.
     var selectSQL: String {
-        let columns = table.columnNames.map { "t.\"\($0)\"" } + (offsetExpression.map { [$0] } ?? [])
+        let blobs = blobColumns
+        var columns = table.columnNames.enumerated().map { index, name in
+            let column = "t.\"\(name)\""
+            return blobs.contains(index) ? "CASE WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(column) END" : column
+        }
+        columns += offsetExpression.map { [$0] } ?? []
+        if !blobs.isEmpty {
+            columns.append("t.rowid")
+            for index in blobs {
+                let column = "t.\"\(table.columnNames[index])\""
+                columns.append("CASE WHEN typeof(\(column)) = 'blob' THEN length(\(column)) END")
+            }
+        }
         return "SELECT " + columns.joined(separator: ", ") + " FROM \"\(table.name)\" AS t ORDER BY t.rowid"
     }
 

@@ -95,6 +95,6 @@ public enum ExportItem: Sendable {
     indirect case visionPrescription(VisionPrescription)
     indirect case electrocardiogram(ElectrocardiogramRecording)
     indirect case stateOfMind(StateOfMindEntry)
-    /// A document kept as it is (`export_cda.xml`, which is not well formed).
-    case document(name: String, bytes: [UInt8])
+    /// A document kept as it is (`export_cda.xml`, which is not well formed), streamed by the sink.
+    case document(StoredDocument)
 }

@@ -98,6 +98,7 @@ public struct ImportJob {
         summary = produced.value.summary
         summary.rows = sink.rowCounts
         summary.dropped = sink.dropped
+        summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
         for (type, count) in sink.unknownTypes {
             summary.warnings["records of a type not in the HealthKit catalog (stored by the fallback rule): \(type)"] =
                 count

@@ -3,25 +3,32 @@ import Foundation
 /// A bounded queue of item batches between the decoding thread and the writing thread.
 ///
 /// On two cores, decoding the XML and writing SQLite each take about half the time of an import, so running
-/// them side by side nearly halves it. The bound (a few batches) keeps memory flat: a fast decoder waits
-/// for a slow writer instead of piling items up.
+/// them side by side nearly halves it. The bound keeps memory flat: a fast decoder waits for a slow writer
+/// instead of piling items up. It counts weight (`ExportItem.weight`), not batches: a batch of one workout
+/// with three hours of 1 Hz route points weighs as much as a few ordinary batches, and a bound of eight batches
+/// let eight such workouts wait at once.
 final class ItemQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[ExportItem]] = []
-    private let capacity: Int
+    private var batches: [(items: [ExportItem], weight: Int)] = []
+    private var queuedWeight = 0
+    private let capacityWeight: Int
     private var closed = false
     private var producerError: Error?
     private var cancelled = false
 
-    init(capacity: Int = 8) { self.capacity = capacity }
+    /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
+    /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
+    /// peak (measured, see the README).
+    init(capacityWeight: Int = 4 * 4096) { self.capacityWeight = capacityWeight }
 
     /// Blocks while the queue is full. Returns false when the consumer has given up (stop producing).
-    func push(_ batch: [ExportItem]) -> Bool {
+    func push(_ batch: [ExportItem], weight: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while batches.count >= capacity && !cancelled { condition.wait() }
+        while !batches.isEmpty && queuedWeight + weight > capacityWeight && !cancelled { condition.wait() }
         if cancelled { return false }
-        batches.append(batch)
+        batches.append((batch, weight))
+        queuedWeight += weight
         condition.broadcast()
         return true
     }
@@ -42,8 +49,9 @@ final class ItemQueue: @unchecked Sendable {
         while batches.isEmpty && !closed { condition.wait() }
         if !batches.isEmpty {
             let batch = batches.removeFirst()
+            queuedWeight -= batch.weight
             condition.broadcast()
-            return batch
+            return batch.items
         }
         if let producerError { throw producerError }
         return nil
@@ -54,6 +62,7 @@ final class ItemQueue: @unchecked Sendable {
         condition.lock()
         cancelled = true
         batches.removeAll()
+        queuedWeight = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -83,7 +92,7 @@ final class QueueSink: ExportSink {
 
     func flush() throws {
         guard !batch.isEmpty else { return }
-        guard queue.push(batch) else { throw CancellationError() }
+        guard queue.push(batch, weight: weight) else { throw CancellationError() }
         batch.removeAll(keepingCapacity: true)
         weight = 0
     }
@@ -105,9 +114,10 @@ extension ExportItem {
             return 1 + workout.metadata.count + workout.events.count + workout.statistics.count
                 + workout.routes.reduce(0) { $0 + 1 + $1.points.count }
         case .electrocardiogram(let recording): return 1 + recording.samples.count / 25
-        case .document(_, let bytes): return 1 + bytes.count / 100
+        case .document: return 1  // its bytes stay in the file until the sink streams them
         case .clinicalRecord(let record): return 1 + (record.resourceJSON?.utf8.count ?? 0) / 100
         default: return 1
         }
     }
 }
+

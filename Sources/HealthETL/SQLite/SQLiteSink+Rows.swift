@@ -16,9 +16,7 @@ extension SQLiteSink {
         case .visionPrescription(let prescription): try writeVisionPrescription(prescription)
         case .electrocardiogram(let recording): try writeECG(recording)
         case .stateOfMind(let entry): try writeStateOfMind(entry)
-        case .document(let name, let bytes):
-            try statements.document.run([.text(name), .blob(bytes)])
-            count("documents")
+        case .document(let document): try writeDocument(document)
         }
     }
 

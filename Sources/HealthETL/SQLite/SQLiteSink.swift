@@ -15,6 +15,8 @@ public final class SQLiteSink: ExportSink {
     public let options: Options
     /// Records not stored, by reason: every dropped record is counted.
     public internal(set) var dropped: [String: Int] = [:]
+    /// Counted warnings of the sink's own (a document it could not store), merged into the run's.
+    public internal(set) var warnings: [String: Int] = [:]
     /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
     public internal(set) var unknownTypes: [String: Int] = [:]
 

@@ -61,6 +61,12 @@ public final class SQLiteStatement {
 
     @inline(__always) public func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
 
+    /// Binds a blob of `count` zero bytes without allocating them, to be filled afterwards through
+    /// `SQLiteBlob` (incremental blob I/O).
+    func bindZeroBlob(_ index: Int32, count: Int) {
+        sqlite3_bind_zeroblob64(handle, index, sqlite3_uint64(count))
+    }
+
     public func bind(_ index: Int32, _ value: SQLiteValue) {
         switch value {
         case .null: sqlite3_bind_null(handle, index)

@@ -154,10 +154,14 @@ extension Schema {
             ]),
         SchemaTable(
             name: "documents",
-            doc: "Files kept as they are: `export_cda.xml` (not well formed as Apple writes it).",
+            doc: "Files kept as they are: `export_cda.xml` (not well formed as Apple writes it), byte for byte "
+                + "whatever its size (streamed in, never read whole). Not stored, with a warning in "
+                + "`import_warnings` naming the file and its size: a document larger than SQLite holds in one value "
+                + "(1,000,000,000 bytes, SQLite's default length limit), and one whose bytes do not match the size "
+                + "its zip entry or file announced (damaged, or changed while read).",
             columns: [
-                column("name", "TEXT PRIMARY KEY", ""),
-                column("content", "BLOB", ""),
+                column("name", "TEXT PRIMARY KEY", "The path relative to the export (`export_cda.xml`)."),
+                column("content", "BLOB", "The file's bytes."),
             ]),
         SchemaTable(
             name: "import_runs",

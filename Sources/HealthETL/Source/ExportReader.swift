@@ -140,6 +140,7 @@ public final class ExportReader {
 
     /// ECG CSVs and CDA documents come after the XML, as the exporter writes them. Read one at a time: an
     /// export can hold hundreds of recordings, and holding them all at once would make memory grow with it.
+    /// The CDA document is only opened here; its bytes are read by the sink.
     private func nextTrailingItem() throws -> ExportItem? {
         if trailingPaths == nil {
             var paths = container.sideFiles(in: "electrocardiograms").filter { $0.lowercased().hasSuffix(".csv") }
@@ -155,8 +156,8 @@ public final class ExportReader {
     private func readTrailingItem(_ path: String) -> ExportItem? {
         do {
             guard let stream = try container.openSideFile(path) else { return nil }
+            if path.lowercased().hasSuffix("_cda.xml") { return openDocument(path, stream: stream) }
             let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
-            if path.lowercased().hasSuffix("_cda.xml") { return .document(name: path, bytes: bytes) }
             let name = String(path.split(separator: "/").last ?? Substring(path))
             return .electrocardiogram(try ECGReader.read(fileName: name, bytes: bytes))
         } catch let error as ImportError {
@@ -165,6 +166,18 @@ public final class ExportReader {
             warn("side file unreadable: \(path): \(error)")
         }
         return nil
+    }
+
+    /// The CDA document, opened but not read: the sink streams it into the database (`StoredDocument`), so
+    /// its size is not limited by memory. Its length must be known first, as the blob is sized before writing.
+    private func openDocument(_ path: String, stream: ByteStream) -> ExportItem? {
+        guard let size = stream.expectedSize else {
+            warn("document not stored: \(container.sideFileLabel(path)) is not a regular file (its size is unknown)")
+            return nil
+        }
+        return .document(
+            StoredDocument(
+                name: path, size: size, stream: stream, file: container.path, entry: container.sideFileLabel(path)))
     }
 
     /// `export_cda.xml` beside the main XML; its prefix is localised, the `_cda` suffix is not.
