@@ -4,6 +4,11 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
+extension UsageError {
+    /// A value the library refused (`ReportOptions.validate`, a person id), shown as any usage error.
+    init(_ refused: OptionValueError) { self.init(message: refused.message) }
+}
+
 /// Parsed command-line options: `--name value`, `--name=value`, flags, positionals, `--` to end options.
 struct Arguments {
     var positionals: [String] = []

@@ -95,13 +95,5 @@ enum SummaryFormatter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return String(result.reversed())
-    }
+    static func grouped(_ value: Int) -> String { DigitGrouping.grouped(value) }
 }

@@ -229,7 +229,11 @@ public struct Tool {
         guard arguments.values["--db"] == nil else {
             throw UsageError(message: "'--person <id>' imports into PostgreSQL; leave out '--db <path>'")
         }
-        try PostgresDestination.checkPerson(person)
+        do throws(OptionValueError) {
+            try PostgresDestination.checkPerson(person)
+        } catch {
+            throw UsageError(error)
+        }
         return PostgresDestination(
             connection: arguments.values["--postgres"] ?? "", person: person,
             workingCopies: arguments.values["--working-copy"])

@@ -24,7 +24,7 @@ public struct CSVOutput: Sendable {
             let clock = ContinuousClock()
             let started = clock.now
             report.files += try DailyCSV.write(databasePath: databasePath, to: directory, dialect: dialect)
-            report.seconds += ImportJob.seconds(clock.now - started)
+            report.seconds += ImportSummary.seconds(clock.now - started)
         }
         return report
     }

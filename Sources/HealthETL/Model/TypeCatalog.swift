@@ -16,6 +16,9 @@ public struct QuantityTypeInfo: Sendable {
 /// Every HealthKit quantity and category type the export can contain, from the SDK headers (generated from
 /// the reference TSVs).
 public enum TypeCatalog {
+    /// The one data type of all workouts (their activity type varies): how filters and change counts name them.
+    static let workoutType = "HKWorkoutTypeIdentifier"
+
     public enum SampleKind: Sendable, Equatable {
         case cumulative
         case discrete

@@ -61,7 +61,7 @@ public struct ImportJob {
         do {
             if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
                 summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-                summary.seconds = Self.seconds(clock.now - started)
+                summary.seconds = ImportSummary.seconds(clock.now - started)
                 return try sink.finishUnchanged(summary)
             }
             reader = try ExportReader(container: container)
@@ -101,14 +101,14 @@ public struct ImportJob {
                 count
         }
         summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-        summary.seconds = Self.seconds(clock.now - started)
+        summary.seconds = ImportSummary.seconds(clock.now - started)
         do {
             summary = try sink.finish(summary)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
         }
-        summary.seconds = Self.seconds(clock.now - started)
+        summary.seconds = ImportSummary.seconds(clock.now - started)
         return summary
     }
 
@@ -145,9 +145,5 @@ public struct ImportJob {
         guard let databaseLabel, var error = error as? ImportError, error.file == databasePath else { return error }
         error.file = databaseLabel
         return error
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -62,6 +62,11 @@ public struct ImportSummary: Codable, Sendable, Equatable {
         changes.values.reduce((0, 0, 0, 0)) { ($0.0 + $1.added, $0.1 + $1.replaced, $0.2 + $1.deleted, $0.3 + $1.unchanged) }
     }
 
+    /// A measured duration in the summary's unit (seconds, as a fraction).
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     public var xmlMegabytesPerSecond: Double {
         seconds > 0 ? Double(xmlBytes) / 1_000_000 / seconds : 0
     }

@@ -38,7 +38,8 @@ public struct PipelinePlan {
             guard report == nil else {
                 throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
             }
-            return try PostgresImport(destination: postgres, job: job, csv: csv).run()
+            let (summary, csvReport) = try PostgresImport(destination: postgres, job: job, csv: csv).run()
+            return Result(summary: summary, csv: csvReport)
         }
         if let databasePath {
             var job = job

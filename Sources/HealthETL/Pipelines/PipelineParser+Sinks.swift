@@ -82,7 +82,7 @@ extension PipelineParser {
             return nil
         }
         guard let person = reader.nonEmptyString(personValue, at: personPath) else { return nil }
-        do throws(UsageError) {
+        do throws(OptionValueError) {
             try PostgresDestination.checkPerson(person)
         } catch {
             reader.report(personPath, "1–200 printable characters")

@@ -19,11 +19,11 @@ public struct PostgresDestination: Sendable, Equatable {
     var displayName: String { "PostgreSQL person \(person)" }
 
     /// A person id is free text, but printed in messages and logs: no control characters, not blank.
-    static func checkPerson(_ person: String) throws(UsageError) {
+    static func checkPerson(_ person: String) throws(OptionValueError) {
         guard !person.trimmingCharacters(in: .whitespaces).isEmpty, person.utf8.count <= 200,
             !person.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw UsageError(message: "The value '\(person)' is invalid for '--person <id>' (1–200 printable characters)")
+            throw OptionValueError(message: "The value '\(person)' is invalid for '--person <id>' (1–200 printable characters)")
         }
     }
 }

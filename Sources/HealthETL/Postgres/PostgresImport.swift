@@ -16,7 +16,10 @@ struct PostgresImport {
     var job: ImportJob
     var csv: CSVOutput?
 
-    func run() throws -> PipelinePlan.Result {
+    /// The summary, and the CSV folder's report when the run also writes one.
+    typealias Result = (summary: ImportSummary, csv: CSVExportReport?)
+
+    func run() throws -> Result {
         let session = try PostgresSession(destination, lockTimeoutSeconds: job.lockTimeoutSeconds)
         let workspace = try PostgresWorkspace()
         defer { workspace.remove() }
@@ -39,7 +42,7 @@ struct PostgresImport {
         // From here on, any failure leaves a kept copy that may be ahead of the server: it goes.
         var succeeded = false
         defer { if !succeeded, let kept { PostgresWorkingCopies.discard(kept) } }
-        let checkoutSeconds = ImportJob.seconds(clock.now - started)
+        let checkoutSeconds = ImportSummary.seconds(clock.now - started)
         var summary: ImportSummary
         do {
             summary = try job.run()
@@ -64,14 +67,14 @@ struct PostgresImport {
             summary.postgres = ImportSummary.PostgresReport(
                 person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: copy.reused,
                 rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
-                publishSeconds: ImportJob.seconds(clock.now - publishStarted))
+                publishSeconds: ImportSummary.seconds(clock.now - publishStarted))
             let report = try csv?.write(from: job.databasePath)
             try session.commit()
             // The data is committed: a copy that cannot be kept is only not kept.
             if let kept, !hadData, (try? PostgresWorkingCopies.keep(kept)) == nil { PostgresWorkingCopies.discard(kept) }
             succeeded = true
-            summary.seconds = ImportJob.seconds(clock.now - started)
-            return PipelinePlan.Result(summary: summary, csv: report)
+            summary.seconds = ImportSummary.seconds(clock.now - started)
+            return (summary, report)
         } catch {
             session.rollback()
             throw session.describe(error)
@@ -92,7 +95,7 @@ struct PostgresImport {
     enum Preparation {
         case ready(WorkingCopy)
         /// The same zip again, done from the bookkeeping alone.
-        case finished(PipelinePlan.Result)
+        case finished(Result)
     }
 
     /// A kept copy that is current; else the same-zip shortcut; else a check-out (none for a first import).
@@ -146,7 +149,7 @@ struct PostgresImport {
     /// thrown away and the full run follows. So the shortcut can make a run slower, never different
     /// (`theSameZipAgainIsQuickAndStillExact`).
     private func sameExportAgain(_ session: PostgresSession, _ workspace: PostgresWorkspace) throws
-        -> PipelinePlan.Result?
+        -> Result?
     {
         guard !job.rescan, csv == nil, let expected = try? job.expectedInputFingerprint(),
             try session.lastInputFingerprint() == expected
@@ -159,7 +162,7 @@ struct PostgresImport {
         defer { try? FileManager.default.removeItem(atPath: quick.databasePath) }
         let checkedOut = try PostgresCheckout.checkout(
             session.connection, person: destination.person, into: quick.databasePath, only: Self.bookkeepingTables)
-        let checkoutSeconds = ImportJob.seconds(clock.now - started)
+        let checkoutSeconds = ImportSummary.seconds(clock.now - started)
         let settingsBefore = try Self.settings(in: quick.databasePath)
         guard var summary = try? quick.run(), summary.outcome == "unchanged",
             try Self.settings(in: quick.databasePath) == settingsBefore,
@@ -171,9 +174,9 @@ struct PostgresImport {
         summary.postgres = ImportSummary.PostgresReport(
             person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: false,
             rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
-            publishSeconds: ImportJob.seconds(clock.now - publishStarted))
+            publishSeconds: ImportSummary.seconds(clock.now - publishStarted))
         try session.commit()
-        summary.seconds = ImportJob.seconds(clock.now - started)
-        return PipelinePlan.Result(summary: summary, csv: nil)
+        summary.seconds = ImportSummary.seconds(clock.now - started)
+        return (summary, nil)
     }
 }

@@ -21,26 +21,26 @@ public struct ReportOptions: Sendable, Equatable {
     public init() {}
 
     /// Checks the range; the message names the option.
-    public func validate() throws(UsageError) {
+    public func validate() throws(OptionValueError) {
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, PipelineDate.dayNumber(value) == nil {
-                throw UsageError(message: "The value '\(value)' is invalid for '\(name) <YYYY-MM-DD>'")
+                throw OptionValueError(message: "The value '\(value)' is invalid for '\(name) <YYYY-MM-DD>'")
             }
         }
         if let from, let to, from >= to {
-            throw UsageError(message: "'--to \(to)' must be after '--from \(from)' (--to is exclusive)")
+            throw OptionValueError(message: "'--to \(to)' must be after '--from \(from)' (--to is exclusive)")
         }
-        if let lastDays, lastDays < 1 { throw UsageError(message: "The value '\(lastDays)' is invalid for '--days <n>'") }
-        if sections.isEmpty { throw UsageError(message: "'--sections' names no section") }
+        if let lastDays, lastDays < 1 { throw OptionValueError(message: "The value '\(lastDays)' is invalid for '--days <n>'") }
+        if sections.isEmpty { throw OptionValueError(message: "'--sections' names no section") }
     }
 
     /// `activity,sleep` → sections; unknown words are an error listing the known ones.
-    public static func sections(_ text: String) throws(UsageError) -> [ReportSection] {
+    public static func sections(_ text: String) throws(OptionValueError) -> [ReportSection] {
         var chosen: [ReportSection] = []
         for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
             guard let section = ReportSection(rawValue: word) else {
                 let known = ReportSection.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError(message: "Unknown section '\(word)' for '--sections' (known: \(known))")
+                throw OptionValueError(message: "Unknown section '\(word)' for '--sections' (known: \(known))")
             }
             if !chosen.contains(section) { chosen.append(section) }
         }

@@ -111,7 +111,7 @@ public struct DatabaseStatus: Codable, Sendable {
         }
         lines.append(
             "  rows: "
-                + totals.sorted { $0.key < $1.key }.map { "\($0.key) \(SummaryFormatter.grouped(Int($0.value)))" }
+                + totals.sorted { $0.key < $1.key }.map { "\($0.key) \(DigitGrouping.grouped(Int($0.value)))" }
                 .joined(separator: ", "))
         lines.append("  last runs (newest first):")
         for run in lastRuns {
@@ -127,7 +127,7 @@ public struct DatabaseStatus: Codable, Sendable {
         lines.append("  anchors (type: rows, newest end, from the export of):")
         for anchor in anchors {
             lines.append(
-                "    \(anchor.type): \(SummaryFormatter.grouped(Int(anchor.rows))), \(anchor.newestEndDate ?? "-"), "
+                "    \(anchor.type): \(DigitGrouping.grouped(Int(anchor.rows))), \(anchor.newestEndDate ?? "-"), "
                     + "\(anchor.exportDate ?? "-")")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -22,7 +22,7 @@ enum TrackedTable: Int, CaseIterable {
 
     /// The column holding the type; workouts are one data type in HealthKit (their activity type varies).
     var typeColumn: String { self == .workouts ? "activity_type" : "type" }
-    static let workoutType = "HKWorkoutTypeIdentifier"
+    static let workoutType = TypeCatalog.workoutType
 }
 
 /// What the database held before this run, for matching.

@@ -103,7 +103,7 @@ extension SQLiteSink {
         }
         let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups, only: only)
         summary.rows["rollups"] = rows
-        summary.rollupSeconds = ImportJob.seconds(clock.now - started)
+        summary.rollupSeconds = ImportSummary.seconds(clock.now - started)
         try writeSetting("rollups", rollupSettingText)
     }
 
