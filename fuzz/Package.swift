@@ -15,7 +15,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "HealthETLFuzz",
-            dependencies: [.product(name: "HealthETL", package: mainPackage)],
+            dependencies: [.product(name: "HealthETL", package: mainPackage)],  // the product holds every library target
             // libFuzzer provides `main`; the harness only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Regenerates Sources/HealthETL/Model/TypeCatalog+Generated.swift from the reference TSVs.
+"""Regenerates Sources/HealthModel/TypeCatalog+Generated.swift from the reference TSVs.
 
-Usage: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthETL/Model/TypeCatalog+Generated.swift
+Usage: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthModel/TypeCatalog+Generated.swift
 The test suite checks the generated file against the TSVs whenever ../shared is present.
 
 Besides the types, it writes the category value cases by raw number, as the exports of iOS 8/9 wrote them

@@ -1,4 +1,6 @@
 import Foundation
+import HealthCSV
+import HealthModel
 
 /// The end-of-run report: a short text for people, JSON for scripts.
 enum SummaryFormatter {

@@ -1,4 +1,6 @@
 import Foundation
+import HTMLReport
+import HealthModel
 
 extension CommandDescription {
     static let reportCommand = CommandDescription(

@@ -1,4 +1,10 @@
 import Foundation
+import HealthCSV
+import HealthImport
+import HealthModel
+import HealthPipelines
+import HealthPostgres
+import HealthStages
 
 /// The whole command-line tool, minus the process: `main.swift` passes the arguments and output streams and
 /// exits with the code returned. Tests call it directly.
