@@ -15,7 +15,8 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "HealthETLFuzz",
-            dependencies: [.product(name: "HealthETL", package: mainPackage)],  // the product holds every library target
+            // The product holds every library target of the main package.
+            dependencies: [.product(name: "HealthETL", package: mainPackage)],
             // libFuzzer provides `main`; the harness only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ]

@@ -238,12 +238,12 @@ final class PostgresConnection {
 
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     return body(copies.map { UnsafePointer($0) } + [nil])
 }
 
 private func withOptionalCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { $0.map { strdup($0) } ?? nil }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     return body(copies.map { UnsafePointer($0) })
 }

@@ -38,6 +38,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 }
 
 // SQLITE_TRANSIENT is a macro Swift cannot import: the destructor value -1 tells SQLite to copy the bytes.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// One connection to a database file. Not thread-safe; one owner at a time.

@@ -234,7 +234,7 @@ public enum ECGReader {
         for character in text {
             if let ascii = character.asciiValue, (0x30...0x39).contains(ascii) {
                 digits.append(character)
-            } else if (character == "." || character == ","), !sawSeparator, !digits.isEmpty {
+            } else if character == "." || character == ",", !sawSeparator, !digits.isEmpty {
                 sawSeparator = true
                 digits.append(".")
             } else {

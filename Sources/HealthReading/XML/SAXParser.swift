@@ -162,6 +162,7 @@ public final class SAXParser {
 
 // XML_PARSE_NO_XXE only exists from libxml2 2.13 on; on older versions entities are not loaded anyway
 // because we never set NOENT or DTDLOAD.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 private let XML_PARSE_NO_XXE_IF_AVAILABLE: UInt32 = 0
 
 extension String {
