@@ -2,13 +2,12 @@ import HealthModel
 
 /// Matching rows against earlier runs, and counting what changed per type.
 extension SQLiteSink {
-    enum Match {
-        /// The row is in the database already (id); nothing is written.
-        case unchanged(Int64)
-        /// A second copy within this export.
-        case duplicate
-        /// Not in the database: insert it, with this identity (salted when duplicates are kept).
-        case new(identity: Int64)
+    /// Why a row of an earlier run leaves its table: `deleted_samples.reason`.
+    enum RemovalReason: String {
+        /// The newer export no longer has it.
+        case deleted
+        /// A higher sync version took its place.
+        case replaced
     }
 
     /// A row taken out of a table, and what the run's bookkeeping needs to know about it.
@@ -42,22 +41,22 @@ extension SQLiteSink {
         table == .workouts ? TrackedTable.workoutType : type
     }
 
-    /// Looks a sample up among the rows of earlier runs by (type, start, identity).
+    /// Looks a sample up among the rows of earlier runs by (type, start, identity): an earlier row not met yet
+    /// is this sample again (`matched`: nothing is written); a row met already, or stored by this run, is a
+    /// taken identity (`DuplicateRule`); none is the identity to insert with.
     func matchSample(
-        _ table: TrackedTable, type: String, start: Timestamp?, identity: Int64, dropDuplicates: Bool
-    ) throws -> Match {
+        _ table: TrackedTable, type: String, start: Timestamp?, identity: Int64, _ duplicates: DuplicateRule
+    ) throws -> DuplicateRule.Placement {
         let statement = lookups.findSample[table.rawValue]
-        var candidate = identity
-        while true {
+        return try duplicates.place(identity) { candidate in
             statement.bind(1, type)
             bindInstant(statement, 2, start)
             statement.bind(3, candidate)
-            guard let id = try statement.firstInteger() else { return .new(identity: candidate) }
+            guard let id = try statement.firstInteger() else { return .free }
             if previous.tables[table.rawValue].isPrevious(id), previous.tables[table.rawValue].seen.insert(id) {
-                return .unchanged(id)
+                return .matched(id)
             }
-            if dropDuplicates { return .duplicate }
-            candidate &+= 1  // duplicates kept: each copy has the next identity
+            return .taken
         }
     }
 
@@ -75,12 +74,12 @@ extension SQLiteSink {
 
     /// Deletes a row and everything hanging off it. A row of an earlier run is first copied to
     /// `deleted_samples` with `reason`, so nothing leaves the database unrecorded.
-    func removeRow(_ table: TrackedTable, id: Int64, reason: String) throws -> RemovedRow? {
+    func removeRow(_ table: TrackedTable, id: Int64, reason: RemovalReason) throws -> RemovedRow? {
         let rows = previous.tables[table.rawValue]
         let wasPrevious = previous.isActive && rows.isPrevious(id)
         let found =
             wasPrevious
-            ? try lookups.archive[table.rawValue].rows([.integer(previous.runID), .text(reason), .integer(id)])
+            ? try lookups.archive[table.rawValue].rows([.integer(previous.runID), .text(reason.rawValue), .integer(id)])
             : try lookups.typeAndIdentity[table.rawValue].rows([.integer(id)])
         guard let row = found.first, case .integer(let identity) = row[1] else { return nil }
         for statement in lookups.deletes[table.rawValue] { try statement.run([.integer(id)]) }
@@ -108,7 +107,7 @@ extension SQLiteSink {
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
             if !options.scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id) } }
             for id in unseen {
-                guard let removed = try removeRow(table, id: id, reason: "deleted") else { continue }
+                guard let removed = try removeRow(table, id: id, reason: .deleted) else { continue }
                 withChanges(removed.type, table: table.name) {
                     $0.deleted += 1
                     $0.noteChange(start: removed.start)

@@ -8,12 +8,35 @@ import HealthModel
 ///   with the highest `HKMetadataKeySyncVersion` is kept, as HealthKit does. Versions can arrive in any order:
 ///   a lower one after a higher one is dropped; a higher one replaces the row kept so far.
 extension SQLiteSink {
+    /// Where the row of a sync identifier is: a sample table, or the routes (stored as the table's name).
+    enum SyncedTable: Equatable {
+        case samples(TrackedTable)
+        case routes
+
+        var name: String {
+            switch self {
+            case .samples(let table): table.name
+            case .routes: "workout_routes"
+            }
+        }
+
+        init?(name: String) {
+            if name == Self.routes.name {
+                self = .routes
+            } else if let table = TrackedTable(name: name) {
+                self = .samples(table)
+            } else {
+                return nil
+            }
+        }
+    }
+
     enum SyncDecision {
         case keep
         /// A row with this version or a higher one is stored (where, and its version).
-        case drop(table: String, id: Int64, version: Int64)
+        case drop(table: SyncedTable, id: Int64, version: Int64)
         /// A lower version is stored (where): replace it.
-        case replace(table: String, id: Int64)
+        case replace(table: SyncedTable, id: Int64)
     }
 
     static let syncIdentifierKey = "HKMetadataKeySyncIdentifier"
@@ -30,26 +53,28 @@ extension SQLiteSink {
     func syncDecision(source: String, key: (identifier: String, version: Int64)) throws -> SyncDecision {
         guard options.keepHighestSyncVersion else { return .keep }
         let existing = try statements.syncLookup.rows([.text(source), .text(key.identifier)]).first
-        guard let existing, case .integer(let version) = existing[0], case .text(let table) = existing[1],
-            case .integer(let id) = existing[2]
+        guard let existing, case .integer(let version) = existing[0], case .text(let name) = existing[1],
+            let table = SyncedTable(name: name), case .integer(let id) = existing[2]
         else { return .keep }
         if version >= key.version { return .drop(table: table, id: id, version: version) }
         return .replace(table: table, id: id)
     }
 
-    func rememberSync(source: String, key: (identifier: String, version: Int64), table: String, id: Int64) throws {
+    func rememberSync(source: String, key: (identifier: String, version: Int64), table: SyncedTable, id: Int64) throws {
         guard options.keepHighestSyncVersion else { return }
-        try statements.syncStore.run([.text(source), .text(key.identifier), .integer(key.version), .text(table), .integer(id)])
+        try statements.syncStore.run([
+            .text(source), .text(key.identifier), .integer(key.version), .text(table.name), .integer(id),
+        ])
     }
 
     /// Removes a superseded route and everything hanging off it (samples go through `replaceSample`).
-    func deleteSuperseded(table: String, id: Int64) throws {
-        try statements.deleteRow[table]?.run([.integer(id)])
-        try statements.deleteMetadata.run([.text(table), .integer(id)])
-        if table == "discrete_samples" { try statements.deleteBeats.run([.integer(id)]) }
-        if table == "workout_routes" { try statements.deletePoints.run([.integer(id)]) }
-        count(table, -1)
-        dropped["records replaced by a higher sync version", default: 0] += 1
+    func deleteSuperseded(table: SyncedTable, id: Int64) throws {
+        try statements.deleteRow[table.name]?.run([.integer(id)])
+        try statements.deleteMetadata.run([.text(table.name), .integer(id)])
+        if table == .samples(.discrete) { try statements.deleteBeats.run([.integer(id)]) }
+        if table == .routes { try statements.deletePoints.run([.integer(id)]) }
+        count(table.name, -1)
+        drops.add(.replaced)
     }
 
     /// Links workouts of different sources that cover the same stretch of time (one session recorded by two

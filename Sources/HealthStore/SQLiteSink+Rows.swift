@@ -41,7 +41,7 @@ extension SQLiteSink {
     /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
     /// stored (an exact duplicate, or an older sync version). In a re-import, a sample already in the
     /// database is only looked up, never written.
-    func writeSample(_ sample: Sample, identity fingerprint: Int64) throws -> (String, Int64)? {
+    func writeSample(_ sample: Sample, identity fingerprint: Int64) throws -> (TrackedTable, Int64)? {
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
             lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
@@ -60,35 +60,33 @@ extension SQLiteSink {
         // A record whose dates cannot be read is never anyone's duplicate: its fingerprint lacks the dates,
         // so records that differ only in them would collide (issue 14: 563 legacy records read, 353 stored).
         // Each copy is kept with the next free identity, as with --keep-duplicates.
-        let dropDuplicates = options.dropExactDuplicates && !sample.flags.contains(.badDate)
+        let duplicates = DuplicateRule(dropsDuplicates: options.dropExactDuplicates && !sample.flags.contains(.badDate))
         if !previous.isActive, sample.startDate == nil {
             // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does,
             // and give a kept copy the next free identity there too, so that a re-import meets them one by one.
             let find = lookups.findSample[tracked.rawValue]
-            while true {
+            let placement = try duplicates.place(identity) { candidate in
                 find.bind(1, sample.type)
                 find.bindNull(2)
-                find.bind(3, identity)
-                guard try find.firstInteger() != nil else { break }
-                if dropDuplicates {
-                    dropped["exact duplicate records", default: 0] += 1
-                    return nil
-                }
-                identity &+= 1
+                find.bind(3, candidate)
+                return try find.firstInteger() == nil ? .free : .taken
             }
+            guard case .free(let free) = placement else {
+                drops.add(.exactDuplicate)
+                return nil
+            }
+            identity = free
         }
         if previous.isActive {
-            switch try matchSample(
-                tracked, type: sample.type, start: sample.startDate, identity: identity, dropDuplicates: dropDuplicates)
-            {
-            case .unchanged(let id):
+            switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity, duplicates) {
+            case .matched(let id):
                 countUnchanged(
                     tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
-                return (table, id)
+                return (tracked, id)
             case .duplicate:
-                dropped["exact duplicate records", default: 0] += 1
+                drops.add(.exactDuplicate)
                 return nil
-            case .new(let free): identity = free
+            case .free(let free): identity = free
             }
         }
         let sync = Self.syncKey(sample.metadata)
@@ -103,7 +101,7 @@ extension SQLiteSink {
                 // old row turns out to be gone.
                 replacing = try replaceSample(table: oldTable, id: oldID)
             case .drop:
-                dropped["records superseded by a higher sync version", default: 0] += 1
+                drops.add(.superseded)
                 return nil
             case .replace(let oldTable, let oldID):
                 replacing = try replaceSample(table: oldTable, id: oldID)
@@ -131,29 +129,26 @@ extension SQLiteSink {
         }
         statement.bind(14, Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0))
         statement.bind(15, Int64(sample.line))
-        statement.bind(16, identity)
-        try statement.run()
-        if connection.changes == 0 {
-            guard !dropDuplicates else {
-                dropped["exact duplicate records", default: 0] += 1
-                ids[keyPath: counter] -= 1  // the id was not used
-                return nil
-            }
-            // Keeping duplicates: the copy gets the next free identity so the table stays unique.
-            repeat {
-                identity &+= 1
-                statement.bind(16, identity)
-                try statement.run()
-            } while connection.changes == 0
+        // The insert is the look-up: the UNIQUE (type, start_date, identity) index refuses a taken identity.
+        let placement = try duplicates.place(identity) { candidate in
+            statement.bind(16, candidate)
+            try statement.run()
+            return connection.changes == 0 ? .taken : .free
         }
+        guard case .free(let stored) = placement else {
+            drops.add(.exactDuplicate)
+            ids[keyPath: counter] -= 1  // the id was not used
+            return nil
+        }
+        identity = stored
         count(table)
         countInserted(
             tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
-        if let sync { try rememberSync(source: sample.source.name, key: sync, table: table, id: id) }
+        if let sync { try rememberSync(source: sample.source.name, key: sync, table: .samples(tracked), id: id) }
         try writeMetadata(sample.metadata, table: table, id: id)
         if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
-        return (table, id)
+        return (tracked, id)
     }
 
     /// The `flags` bit of samples entered by hand; set here rather than in `SampleFlags`, which lists problems.
@@ -163,21 +158,21 @@ extension SQLiteSink {
         !metadata.isEmpty && metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
     }
 
-    func isUnseenPreviousRow(table name: String, id: Int64) -> Bool {
-        guard previous.isActive, let table = TrackedTable(name: name) else { return false }
+    func isUnseenPreviousRow(table synced: SyncedTable, id: Int64) -> Bool {
+        guard previous.isActive, case .samples(let table) = synced else { return false }
         let rows = previous.tables[table.rawValue]
         return rows.isPrevious(id) && !rows.seen.contains(id)
     }
 
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it
     /// is archived as `replaced`, and the new row counts as a replacement rather than an addition).
-    func replaceSample(table name: String, id: Int64) throws -> Bool {
-        guard let table = TrackedTable(name: name), let removed = try removeRow(table, id: id, reason: "replaced")
+    func replaceSample(table synced: SyncedTable, id: Int64) throws -> Bool {
+        guard case .samples(let table) = synced, let removed = try removeRow(table, id: id, reason: .replaced)
         else { return false }
         uncount(removed, table: table)
         if !removed.wasPrevious {
-            count(name, -1)
-            dropped["records replaced by a higher sync version", default: 0] += 1
+            count(table.name, -1)
+            drops.add(.replaced)
         }
         return removed.wasPrevious
     }

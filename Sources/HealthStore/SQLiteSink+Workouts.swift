@@ -28,7 +28,7 @@ extension SQLiteSink {
             creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
         for (child, identity) in zip(correlation.children, childIdentities) {
-            let link: (table: String, id: Int64)
+            let link: (table: TrackedTable, id: Int64)
             if let existing = correlationCandidates[identity] {
                 link = existing
             } else {
@@ -37,7 +37,7 @@ extension SQLiteSink {
                 link = (table, childID)
                 correlationCandidates[identity] = link
             }
-            try statements.correlationSample.run([.integer(id), .text(link.table), .integer(link.id)])
+            try statements.correlationSample.run([.integer(id), .text(link.table.name), .integer(link.id)])
             count("correlation_samples")
         }
     }
@@ -120,12 +120,12 @@ extension SQLiteSink {
             switch try syncDecision(source: route.source.name, key: sync) {
             case .keep: break
             case .drop(let table, let id, _)
-            where previous.isActive && table == "workout_routes" && id <= previous.routeMaxID:
+            where previous.isActive && table == .routes && id <= previous.routeMaxID:
                 // The route of a workout an earlier run stored; it goes (or stays) with that workout, and keeps
                 // the sync entry (its version is not lower than this one).
                 remember = false
             case .drop:
-                dropped["routes superseded by a higher sync version", default: 0] += 1
+                drops.add(.routeSuperseded)
                 return
             case .replace(let table, let id):
                 if !(previous.isActive && id <= previous.routeMaxID) { try deleteSuperseded(table: table, id: id) }
@@ -133,7 +133,7 @@ extension SQLiteSink {
         }
         ids.route += 1
         let id = ids.route
-        if let sync, remember { try rememberSync(source: route.source.name, key: sync, table: "workout_routes", id: id) }
+        if let sync, remember { try rememberSync(source: route.source.name, key: sync, table: .routes, id: id) }
         try statements.route.run([
             .integer(id), .integer(workoutID), .integer(sourceID), .text(route.source.name),
             instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),

@@ -13,10 +13,12 @@ public final class SQLiteSink: ExportSink {
     let statements: SchemaStatements
     var ids = RowIDs()
     /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    var correlationCandidates: [Int64: (table: String, id: Int64)] = [:]
+    var correlationCandidates: [Int64: (table: TrackedTable, id: Int64)] = [:]
     public let options: Options
     /// Records not stored, by reason: every dropped record is counted.
-    public internal(set) var dropped: [String: Int] = [:]
+    var drops = DropCounts()
+    /// `drops` by the summary's keys (`ImportSummary.dropped`).
+    public var dropped: [String: Int] { drops.bySummaryKey }
     /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
     public internal(set) var unknownTypes: [String: Int] = [:]
 
