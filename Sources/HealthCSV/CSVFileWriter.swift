@@ -24,7 +24,7 @@ public final class CSVFileWriter {
     public private(set) var rowCount = 0
 
     private var descriptor: Int32
-    package let buffer: UnsafeMutablePointer<UInt8>
+    let buffer: UnsafeMutablePointer<UInt8>
     var used = 0
     var fieldsInRow = 0
     private var state = State.writing
@@ -73,7 +73,7 @@ public final class CSVFileWriter {
 
     /// The first half of `finish()`: the complete file, still under its temporary name. An exporter writing
     /// several files closes them all before renaming any, so a failure leaves none of them half-done.
-    package func close() throws {
+    func close() throws {
         guard state == .writing else { return }
         try flush()
         // The rename must not reach the disk before the data, or a crash could leave an empty file in place.
@@ -114,7 +114,7 @@ public final class CSVFileWriter {
     }
 
     /// Makes room for `count` bytes in the buffer (`count` ≤ bufferSize).
-    @inline(__always) package func reserve(_ count: Int) throws {
+    @inline(__always) func reserve(_ count: Int) throws {
         if used + count > Self.bufferSize { try flush() }
     }
 

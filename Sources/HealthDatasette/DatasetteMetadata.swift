@@ -62,7 +62,7 @@ public enum DatasetteMetadata {
         return result
     }
 
-    package static func entry(name: String, doc: String, columns: [(String, String)]) -> [String: Any] {
+    static func entry(name: String, doc: String, columns: [(String, String)]) -> [String: Any] {
         var described: [String: String] = [:]
         for (column, doc) in columns where !doc.isEmpty { described[column] = plain(doc) }
         var result: [String: Any] = [

@@ -145,7 +145,7 @@ public struct ImportJob {
     }
 
     /// The error with the database named by `databaseLabel`.
-    package func labeled(_ error: Error) -> Error {
+    func labeled(_ error: Error) -> Error {
         guard let databaseLabel, var error = error as? ImportError, error.file == databasePath else { return error }
         error.file = databaseLabel
         return error

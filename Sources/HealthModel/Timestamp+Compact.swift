@@ -21,7 +21,7 @@ extension Timestamp {
 
     /// The number written by `count` ASCII digits at `offset`, or nil if any of them is not a digit.
     @inline(__always)
-    package static func decimal(_ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+    static func decimal(_ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
         var value = 0
         for index in offset..<(offset + count) {
             let digit = Int(base[index]) &- 48

@@ -87,7 +87,7 @@ final class PostgresConnection {
     /// The rows of a statement, every value as text (nil for NULL). `parameters` are sent separately from
     /// the SQL (`$1`, `$2`…), as text.
     @discardableResult
-    package func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         let result = withOptionalCStrings(parameters) { pointers in
             PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
@@ -104,7 +104,7 @@ final class PostgresConnection {
     }
 
     /// Runs statements that return no rows (several may be separated by `;`, none with parameters).
-    package func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)

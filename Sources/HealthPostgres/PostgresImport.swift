@@ -16,7 +16,7 @@ import HealthSQLite
 /// So dedup, re-import matching, deletions, anchors and rollups have one implementation, and a killed importer
 /// leaves PostgreSQL as it was (its transaction dies with its connection). See docs/postgres.md.
 package struct PostgresImport {
-    package var destination: PostgresDestination
+    var destination: PostgresDestination
     package var job: ImportJob
     package var csv: CSVOutput?
 

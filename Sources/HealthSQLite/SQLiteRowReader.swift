@@ -24,7 +24,7 @@ package final class SQLiteRowReader {
 
     deinit { sqlite3_finalize(handle) }
 
-    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""

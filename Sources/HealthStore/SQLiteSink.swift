@@ -7,7 +7,7 @@ import HealthSQLite
 /// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
 /// bound without creating `String`s.
 public final class SQLiteSink: ExportSink {
-    package let target: SQLiteTarget
+    let target: SQLiteTarget
     package var connection: SQLiteConnection { target.connection }
     var localDates: LocalDateResolver
     let statements: SchemaStatements
@@ -53,7 +53,7 @@ public final class SQLiteSink: ExportSink {
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
     private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
-    package var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
+    var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
     /// Matching against the rows of earlier runs (an empty state for a new database).
     var previous = PreviousState()

@@ -40,7 +40,7 @@ public enum StateOfMindReader {
         }
     }
 
-    package static func entry(
+    static func entry(
         _ object: [String: Any], origin: String, warnings: inout [String: Int]
     ) -> StateOfMindEntry {
         var entry = StateOfMindEntry(source: (object["source"] as? String) ?? sourceName, origin: origin)

@@ -18,7 +18,7 @@ public protocol SAXHandler: AnyObject {
 /// The attributes of one start tag, as libxml2 laid them out: five pointers each (local name, prefix, URI,
 /// value start, value end). Values are not NUL-terminated.
 public struct XMLAttributes {
-    package let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     public let count: Int
 
     /// The local name of attribute `index`. libxml2 interns names in its dictionary, so `nameIdentity` is the
