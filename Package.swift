@@ -1,10 +1,34 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The layers of healthetl, lowest first; each target names the targets it imports, so a layer cannot reach up,
+// and only the targets that list a C library can call it (docs/architecture.md draws the graph):
+//
+//   HealthModel      values and vocabulary; no C
+//   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
+//   HealthStore      on model, rollups, SQLite wrapper
+//   HealthImport     on reading, stages, store
+//   HealthCSV        on import;  HTMLReport and HealthPostgres (libpq) on CSV;  HealthDatasette on the store
+//   HealthPipelines  on report and PostgreSQL;  HealthETL (the CLI) on pipelines and Datasette;  healthetl on the CLI
+//
+// Internal API shared between targets is `package`, not `public`.
+
+// Dynamic exclusivity checks cost ~5% of an import on the per-attribute hot path; debug builds (and so the test
+// suite) keep them. Cross-module optimisation lets the hot path inline across the layers as it did in one module.
+let release: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "healthetl",
     products: [
-        .library(name: "HealthETL", targets: ["HealthETL"]),
+        .library(
+            name: "HealthETL",
+            targets: [
+                "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
+                "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
+                "HealthModel",
+            ]),
         .executable(name: "healthetl", targets: ["healthetl"]),
         .executable(name: "generate-export", targets: ["generate-export"]),
     ],
@@ -16,16 +40,54 @@ let package = Package(
         // libpq, for the PostgreSQL sink (many people's exports in one server database).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // The product: reader, model, stages, sinks and the CLI logic.
+        // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage/ExportSink, ImportSummary.
+        .target(name: "HealthModel", swiftSettings: release),
+        // The export read as a stream of items: zip, XML (libxml2), side files, State of Mind JSON.
+        .target(name: "HealthReading", dependencies: ["HealthModel", "CLibXML2", "CZlib"], swiftSettings: release),
+        // Transforms between reader and sink: filter, units, valence.
+        .target(name: "HealthStages", dependencies: ["HealthModel"], swiftSettings: release),
+        // Statistics per hour, day, week and month from sorted samples (pure).
+        .target(name: "HealthRollups", dependencies: ["HealthModel"], swiftSettings: release),
+        // The only Swift files that call sqlite3: connection, statements, functions, row reader.
+        .target(name: "HealthSQLite", dependencies: ["HealthModel", "CSQLite"], swiftSettings: release),
+        // The schema and the SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
         .target(
-            name: "HealthETL", dependencies: ["CLibXML2", "CSQLite", "CZlib", "CPostgres"],
-            swiftSettings: [
-                // Dynamic exclusivity checks cost ~5% of an import on the per-attribute hot path; debug builds
-                // (and so the test suite) keep them.
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-            ]),
+            name: "HealthStore", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite"],
+            swiftSettings: release),
+        // One import: reader → stages (on a second thread) → sink.
+        .target(
+            name: "HealthImport", dependencies: ["HealthModel", "HealthReading", "HealthStages", "HealthStore"],
+            swiftSettings: release),
+        // CSV folders from a database (or from an export through a scratch database).
+        .target(
+            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthImport"],
+            swiftSettings: release),
+        // healthetl report: one HTML page from a database.
+        .target(
+            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthCSV"],
+            swiftSettings: release),
+        // The PostgreSQL back end: a working copy checked out, imported into, published back (libpq).
+        .target(name: "HealthPostgres",
+            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV", "CPostgres"],
+            swiftSettings: release),
+        // Datasette's metadata and canned queries from the schema.
+        .target(
+            name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            swiftSettings: release),
+        // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
+        .target(
+            name: "HealthPipelines", dependencies: [
+                "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
+                "HTMLReport", "HealthPostgres",
+            ], swiftSettings: release),
+        // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
+        .target(
+            name: "HealthETL", dependencies: [
+                "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
+                "HealthPostgres", "HealthDatasette", "HealthPipelines",
+            ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
-        .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
+        .executableTarget(name: "healthetl", dependencies: ["HealthETL", "HealthStore"]),
 
         // The deterministic generator of realistic exports (and the zip writer it needs).
         .target(
@@ -35,6 +97,12 @@ let package = Package(
             name: "generate-export", dependencies: ["SampleExports"],
             path: "sample-exports/Sources/generate-export"),
 
-        .testTarget(name: "HealthETLTests", dependencies: ["HealthETL", "SampleExports", "CZlib"]),
+        .testTarget(
+            name: "HealthETLTests",
+            dependencies: [
+                "HealthModel", "HealthReading", "HealthStages", "HealthRollups", "HealthSQLite", "HealthStore",
+                "HealthImport", "HealthCSV", "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthPipelines",
+                "HealthETL", "SampleExports", "CZlib",
+            ]),
     ]
 )

@@ -15,6 +15,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "HealthETLFuzz",
+            // The product holds every library target of the main package.
             dependencies: [.product(name: "HealthETL", package: mainPackage)],
             // libFuzzer provides `main`; the harness only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -1,5 +1,6 @@
 import Foundation
 import HealthETL
+import HealthStore
 
 // Decides nothing: wires the process to `Tool` and exits with its code.
 let tool = Tool(

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import HealthCSV
 @testable import HealthETL
+@testable import HealthSQLite
 
 /// `healthetl import --csv` and `healthetl export --csv`, and daily.csv read back by Python's csv module.
 struct CSVCommandTests {

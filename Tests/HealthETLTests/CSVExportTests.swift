@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthCSV
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// Whole databases exported, then read back by Python's csv module, which shares no code with the writer.

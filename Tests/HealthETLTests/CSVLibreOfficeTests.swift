@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthCSV
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// LibreOffice opens the excel flavour as a spreadsheet: numbers as numbers, instants as date-times, text
 /// intact, no formulas. Converted to xlsx headless and read back with Python's zipfile and XML parser.

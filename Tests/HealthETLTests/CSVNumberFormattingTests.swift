@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthCSV
 
 /// REAL values as CSV text: exact round trip, shortest digits, no exponent for ordinary magnitudes.
 struct CSVNumberFormattingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// Shared by the CSV tests: a realistic database with hostile text in it, and running python3 and LibreOffice.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthCSV
+@testable import HealthModel
 
 /// The writer on its own: quoting, NULL versus empty text, the spreadsheet flavour's changes, the file's life.
 struct CSVWriterTests {

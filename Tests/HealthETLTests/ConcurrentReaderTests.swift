@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HealthETL
+@testable import HealthDatasette
+@testable import HealthImport
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// Readers of the database while `healthetl import` writes it (a real Datasette, sqlite3's C API from several

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// The `healthetl` executable killed with SIGKILL at random moments: the database is always either as

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import HealthDatasette
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// `healthetl datasette` against the real Datasette from PyPI (installed into a venv under .build/ on first

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HealthETL
+@testable import HealthModel
 
 @Suite("Display names")
 struct DisplayNamesTests {

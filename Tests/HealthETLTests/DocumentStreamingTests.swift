@@ -3,7 +3,12 @@ import Foundation
 import SampleExports
 import Testing
 
+@testable import HealthCSV
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// `export_cda.xml` is streamed into `documents` through incremental blob I/O: stored byte for byte whatever its
 /// size (past the old 64 MiB whole-file limit), and refused cleanly, with a warning and no row, when its bytes

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthReading
 
 /// The real ECG files, found next to the repository (`../shared`); absent in a fresh clone.
 private let ecgRealFolder = URL(fileURLWithPath: #filePath)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthReading
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// Generated exports imported end to end, with every count compared against the generator's own tally.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthStages
 
 /// The quantity type table next to the repository (`../shared`); absent in a fresh clone.
 private let quantityTypesPath = URL(fileURLWithPath: #filePath)

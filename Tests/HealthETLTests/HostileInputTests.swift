@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthReading
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// The corpus of broken and hostile inputs: each is made here, in code, and each has an expected outcome —

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// Re-imports of generated exports: a later export of the same person, and the same file twice.

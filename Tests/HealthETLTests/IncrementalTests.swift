@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// Re-imports into an existing database: only the difference is applied, deletions are recorded, and
 /// nothing is lost or counted twice.

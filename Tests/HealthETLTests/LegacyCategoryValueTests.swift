@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// iOS 8/9 exports wrote category values as HealthKit's enum numbers (`value="1"`); they are stored as the
@@ -209,7 +211,7 @@ struct LegacyCategoryValueTests {
         let result = try CSVTestSupport.run(python, [script, Fixtures.sharedRoot + "/reference"])
         #expect(result.status == 0, "\(result.error)")
         let committed = try String(
-            contentsOfFile: Fixtures.repositoryRoot + "/Sources/HealthETL/Model/TypeCatalog+Generated.swift", encoding: .utf8)
-        #expect(result.output == committed, "run: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthETL/Model/TypeCatalog+Generated.swift")
+            contentsOfFile: Fixtures.repositoryRoot + "/Sources/HealthModel/TypeCatalog+Generated.swift", encoding: .utf8)
+        #expect(result.output == committed, "run: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthModel/TypeCatalog+Generated.swift")
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthReading
+@testable import HealthSQLite
 @testable import SampleExports
 
 /// The iOS 8/9 export format (issue 14, item 6): compact dates, `source=`, metadata as attributes, aggregates.

@@ -1,5 +1,5 @@
 import Testing
-@testable import HealthETL
+@testable import HealthModel
 
 struct NumberParsingTests {
     @Test(arguments: [

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthPipelines
 
 /// The example files in pipelines/ are documentation; they must stay valid against the parser.
 @Suite struct PipelineExampleTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthPipelines
 
 /// Input globs, path resolution against the pipeline file's folder, and the separate input check.
 @Suite struct PipelineInputTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import HealthCSV
 @testable import HealthETL
+@testable import HealthSQLite
 
 /// Every example in pipelines/ run with `healthetl run`, in a copy of the repository's layout (the examples'
 /// relative paths resolve against their own folder, so nothing is written into the checkout).

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthPipelines
+@testable import HealthPostgres
 
 /// Every problem of a pipeline file is reported at once, each at its exact JSON path.
 @Suite struct PipelineValidationTests {

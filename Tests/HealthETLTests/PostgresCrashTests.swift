@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthPostgres
 @testable import SampleExports
 
 /// The `healthetl` executable importing into PostgreSQL, killed with SIGKILL at random moments: the person's

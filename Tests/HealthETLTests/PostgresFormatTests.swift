@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthPostgres
+@testable import HealthStore
 
 /// The parts of the PostgreSQL sink that need no server: the COPY text format, the schema derived from
 /// `Schema`, and the command line's checks.

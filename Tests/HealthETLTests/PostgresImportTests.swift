@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthPipelines
+@testable import HealthPostgres
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// Imports into a real PostgreSQL server (see `TestPostgres`): a person's rows equal those of an import into

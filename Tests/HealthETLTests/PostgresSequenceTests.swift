@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthPipelines
+@testable import HealthPostgres
+@testable import HealthSQLite
+@testable import HealthStages
 @testable import SampleExports
 
 /// Sequences of runs, each into a SQLite database and into PostgreSQL: after every step the person's rows (read

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HealthETL
+@testable import HealthPostgres
 
 /// The PostgreSQL server of the tests: `./scripts/test` starts a throwaway cluster on loopback and names it
 /// in `HEALTHETL_TEST_POSTGRES`. Without it (a plain `swift test`), the PostgreSQL tests say why and pass.

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import HealthETL
 
 /// The real exports in ../shared/fixtures/real, checked against the independent `analysis.txt` written
 /// beside each. Skipped (with a note) in a clone that has no ../shared.

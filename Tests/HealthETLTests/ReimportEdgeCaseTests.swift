@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthCSV
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStages
 
 /// Re-import cases found in review: each compared with what a fresh import of the same export gives.
 struct ReimportEdgeCaseTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HTMLReport
 
 /// The report as a person opens it: a real headless Chromium loads the file with every host name unresolvable,
 /// records its network log and console, and hands back the DOM it built. A control page with a console error

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HTMLReport
+@testable import HealthImport
+@testable import HealthSQLite
 
 /// `healthetl report` on a real import of the sample export: the page's numbers are the database's, the file
 /// is private, and bad input gets one line and an exit code.

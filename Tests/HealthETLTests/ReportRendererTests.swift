@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HTMLReport
 
 /// The page from a model, without a database: escaping, self-containment, machine-readable values, and the
 /// calendar of the chart axes checked against Foundation's ISO 8601 calendar.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthRollups
 
 /// Category durations: sleep stages from two sources, filed under the day the night ends.
 struct RollupCategoryTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthRollups
 
 /// Statistic and column names, and the source priority rules.
 struct RollupNamingTests {

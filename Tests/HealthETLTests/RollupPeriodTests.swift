@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthRollups
 
 /// Buckets in the user's zone: DST days, ISO weeks, labels, and streaming emission.
 struct RollupPeriodTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthRollups
 
 /// Helpers shared by the rollup tests.
 enum RollupFixture {

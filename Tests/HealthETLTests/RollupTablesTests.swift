@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// The `rollups` table built at the end of an import, against numbers computed by hand.
 struct RollupTablesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthRollups
 
 /// Source resolution and proportional splitting of cumulative and category rollups, on hand-made days.
 struct RollupTests {

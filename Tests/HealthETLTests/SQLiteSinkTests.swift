@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 
 struct SQLiteSinkTests {
     static let body = """

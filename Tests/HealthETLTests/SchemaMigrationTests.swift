@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// A database of healthetl 0.1 (schema version 1) is upgraded by the next import, keeping its run history.
 struct SchemaMigrationTests {

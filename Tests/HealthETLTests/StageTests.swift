@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthReading
+@testable import HealthSQLite
+@testable import HealthStages
 
 struct ValenceStageTests {
     func run(_ valences: [Double?]) throws -> ([StateOfMindEntry], [String: Int]) {

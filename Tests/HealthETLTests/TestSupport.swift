@@ -1,5 +1,8 @@
 import Foundation
-@testable import HealthETL
+@testable import HealthModel
+@testable import HealthReading
+@testable import HealthSQLite
+@testable import HealthStore
 
 /// A ByteStream over bytes in memory, handing them out in pieces of at most `pieceSize`.
 final class MemoryStream: ByteStream {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthModel
 
 struct TimestampTests {
     @Test func parsesTheExportFormat() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import HealthETL
+@testable import HealthModel
+@testable import HealthSQLite
 
 /// The command line, run in-process with captured output.
 struct ToolTests {

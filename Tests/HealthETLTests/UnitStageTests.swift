@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStages
 
 struct UnitStageTests {
     func quantity(_ type: String, _ value: Double, _ unit: String) -> Sample {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import HealthETL
+@testable import HealthImport
+@testable import HealthModel
+@testable import HealthSQLite
+@testable import HealthStore
 @testable import SampleExports
 
 /// Workout totals for every iOS version: the attributes of iOS ≤ 15 exports, the `WorkoutStatistics` of iOS 16+

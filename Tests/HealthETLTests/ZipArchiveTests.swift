@@ -1,5 +1,6 @@
 import Foundation
-import HealthETL
+import HealthModel
+import HealthReading
 import SampleExports
 import Testing
 

@@ -1,7 +1,14 @@
+import HealthModel
+
 /// A usage error, worded like swift-argument-parser's, printed with the usage line and exit code 64.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+}
+
+extension UsageError {
+    /// A value the library refused (`ReportOptions.validate`, a person id), shown as any usage error.
+    init(_ refused: OptionValueError) { self.init(message: refused.message) }
 }
 
 /// Parsed command-line options: `--name value`, `--name=value`, flags, positionals, `--` to end options.
@@ -59,19 +66,4 @@ struct Arguments {
             }
         }
     }
-}
-
-/// Levenshtein distance, for "Did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let left = Array(a)
-    let right = Array(b)
-    var previous = Array(0...right.count)
-    for (i, x) in left.enumerated() {
-        var current = [i + 1]
-        for (j, y) in right.enumerated() {
-            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-        }
-        previous = current
-    }
-    return previous[right.count]
 }

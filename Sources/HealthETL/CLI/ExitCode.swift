@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Exit codes of `healthetl` (documented in the README), from BSD's sysexits where one fits.
 public enum ExitCode: Int32 {
     case success = 0

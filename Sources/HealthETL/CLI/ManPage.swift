@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// healthetl(1), in roff (`healthetl help --man`), from the same command descriptions as the help screens:
 /// `scripts/install` and `scripts/package-deb` write it with the binary they install, so they never disagree.

@@ -1,4 +1,6 @@
 import Foundation
+import HealthCSV
+import HealthModel
 
 /// The end-of-run report: a short text for people, JSON for scripts.
 enum SummaryFormatter {
@@ -95,13 +97,5 @@ enum SummaryFormatter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return String(result.reversed())
-    }
+    static func grouped(_ value: Int) -> String { DigitGrouping.grouped(value) }
 }

@@ -1,4 +1,9 @@
 import Foundation
+import HealthCSV
+import HealthModel
+import HealthPipelines
+import HealthPostgres
+import HealthStore
 
 /// The commands besides `import`: `run`, `export`, `status`, `set-timezone`.
 extension Tool {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthDatasette
 
 extension CommandDescription {
     static let datasetteCommand = CommandDescription(

@@ -1,4 +1,6 @@
 import Foundation
+import HTMLReport
+import HealthModel
 
 extension CommandDescription {
     static let reportCommand = CommandDescription(
@@ -48,8 +50,12 @@ extension Tool {
                 options.lastDays = number
             }
             options.timeZone = try arguments.values["--timezone"].map(Self.timeZone)
-            if let sections = arguments.values["--sections"] { options.sections = try ReportOptions.sections(sections) }
-            try options.validate()
+            do throws(OptionValueError) {
+                if let sections = arguments.values["--sections"] { options.sections = try ReportOptions.sections(sections) }
+                try options.validate()
+            } catch {
+                throw UsageError(error)
+            }
         } catch {
             return usageError(error)
         }

@@ -1,4 +1,10 @@
 import Foundation
+import HealthCSV
+import HealthImport
+import HealthModel
+import HealthPipelines
+import HealthPostgres
+import HealthStages
 
 /// The whole command-line tool, minus the process: `main.swift` passes the arguments and output streams and
 /// exits with the code returned. Tests call it directly.
@@ -229,7 +235,11 @@ public struct Tool {
         guard arguments.values["--db"] == nil else {
             throw UsageError(message: "'--person <id>' imports into PostgreSQL; leave out '--db <path>'")
         }
-        try PostgresDestination.checkPerson(person)
+        do throws(OptionValueError) {
+            try PostgresDestination.checkPerson(person)
+        } catch {
+            throw UsageError(error)
+        }
         return PostgresDestination(
             connection: arguments.values["--postgres"] ?? "", person: person,
             workingCopies: arguments.values["--working-copy"])

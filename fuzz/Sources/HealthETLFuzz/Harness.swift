@@ -5,7 +5,9 @@
 // Each target only calls the public API, must never crash whatever the input, and checks a few invariants
 // (a violated one traps with a message, so libFuzzer saves the input like any other crash).
 import Foundation
-import HealthETL
+import HealthModel
+import HealthReading
+import HealthStages
 
 #if canImport(Glibc)
     import Glibc

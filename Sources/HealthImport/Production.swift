@@ -1,0 +1,150 @@
+import Foundation
+import HealthModel
+import HealthReading
+
+/// The decoding side of an import: reads items, runs the stages, counts, and hands batches to the queue.
+final class Production {
+    let reader: ExportReader
+    let stages: [any ExportStage]
+    let progress: ((UInt64, UInt64?) -> Void)?
+    var summary: ImportSummary
+    var stateOfMindPath: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(reader: ExportReader, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
+        self.reader = reader
+        self.stages = stages
+        self.progress = progress
+        self.summary = summary
+    }
+
+    func run(into queue: ItemQueue) {
+        defer { done.signal() }
+        let output = QueueSink(queue: queue)
+        let chain = StageChain(stages: stages, sink: output)
+        let counter = ItemCounter()
+        var sinceProgress = 0
+        do {
+            while let item = try reader.next() {
+                counter.count(item, into: &summary)
+                try chain.push(item)
+                sinceProgress += 1
+                if sinceProgress == 4096, let progress {
+                    sinceProgress = 0
+                    let (done, total) = reader.progress
+                    progress(done, total)
+                }
+            }
+            var extraWarnings: [String: Int] = [:]
+            if let stateOfMindPath {
+                try StateOfMindReader.read(path: stateOfMindPath, warnings: &extraWarnings) { entry in
+                    let item = ExportItem.stateOfMind(entry)
+                    counter.count(item, into: &summary)
+                    try chain.push(item)
+                }
+            }
+            try chain.finish()
+            try output.flush()
+            summary.xmlBytes = reader.progress.done
+            summary.removedControlCharacters = reader.removedControlCharacters
+            summary.warnings = reader.warnings.merging(extraWarnings, uniquingKeysWith: +)
+            if summary.removedControlCharacters > 0 {
+                summary.warnings["XML-illegal control characters removed"] = summary.removedControlCharacters
+            }
+            for stage in chain.stages {
+                if !stage.report.isEmpty { summary.stages[stage.name] = stage.report }
+            }
+            for (flag, value) in summary.flagged { summary.warnings["records kept but flagged: \(flag)"] = value }
+            queue.close()
+        } catch {
+            queue.close(error: error)
+        }
+    }
+
+    /// Blocks until `run` has returned; after that `summary` is safe to read from any thread.
+    func waitUntilDone() { done.wait() }
+}
+
+/// Stages linked one to the next, ending in the sink. Each stage sits in its own box, so a stage can be
+/// mutated while the items it emits flow on into the next one.
+final class StageChain {
+    private final class Link {
+        var stage: any ExportStage
+        var next: Link?
+        init(_ stage: any ExportStage) { self.stage = stage }
+    }
+
+    private let first: Link?
+    private let sink: ExportSink
+
+    init(stages: [any ExportStage], sink: ExportSink) {
+        self.sink = sink
+        let links = stages.map(Link.init)
+        for index in links.indices.dropLast() { links[index].next = links[index + 1] }
+        first = links.first
+    }
+
+    var stages: [any ExportStage] {
+        var result: [any ExportStage] = []
+        var link = first
+        while let current = link {
+            result.append(current.stage)
+            link = current.next
+        }
+        return result
+    }
+
+    func push(_ item: ExportItem) throws { try push(item, into: first) }
+
+    private func push(_ item: ExportItem, into link: Link?) throws {
+        guard let link else {
+            try sink.write(item)
+            return
+        }
+        try link.stage.process(item) { try push($0, into: link.next) }
+    }
+
+    /// Lets each stage emit what it held back, in order, so later stages still see it.
+    func finish() throws {
+        var link = first
+        while let current = link {
+            try current.stage.finish { try push($0, into: current.next) }
+            link = current.next
+        }
+    }
+}
+
+/// Counts items by kind and flags for the summary.
+struct ItemCounter: Sendable {
+    func count(_ item: ExportItem, into summary: inout ImportSummary) {
+        switch item {
+        case .header(let locale, let exportDate):
+            if let locale { summary.locale = locale }
+            if let exportDate {
+                summary.exportDate = TimestampFormatting.utcString(exportDate.seconds)
+                summary.exportUTCOffset = TimestampFormatting.offsetString(exportDate.offsetSeconds)
+            }
+        case .characteristics: summary.items["characteristics", default: 0] += 1
+        case .sample(let sample):
+            summary.items["records", default: 0] += 1
+            if !sample.flags.isEmpty { countFlags(sample.flags, into: &summary) }
+        case .correlation(let correlation):
+            summary.items["correlations", default: 0] += 1
+            if !correlation.flags.isEmpty { countFlags(correlation.flags, into: &summary) }
+        case .workout(let workout):
+            summary.items["workouts", default: 0] += 1
+            if !workout.flags.isEmpty { countFlags(workout.flags, into: &summary) }
+        case .activitySummary: summary.items["activity summaries", default: 0] += 1
+        case .clinicalRecord: summary.items["clinical records", default: 0] += 1
+        case .audiogram: summary.items["audiograms", default: 0] += 1
+        case .visionPrescription: summary.items["vision prescriptions", default: 0] += 1
+        case .electrocardiogram: summary.items["ECG recordings", default: 0] += 1
+        case .document: summary.items["documents", default: 0] += 1
+        case .stateOfMind: summary.items["state of mind entries", default: 0] += 1
+        }
+    }
+
+    private func countFlags(_ flags: SampleFlags, into summary: inout ImportSummary) {
+        for (flag, name) in SampleFlags.names where flags.contains(flag) { summary.flagged[name, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTMLReport
+import HealthCSV
+import HealthModel
+import HealthStore
+
+/// A pipeline file (docs/pipelines.md), parsed and validated: which export to read, which stages run with
+/// which options, and where the results go. Executing it is `healthetl run`'s job; this is only the value.
+///
+/// Paths are already resolved: `~` expanded, relative paths taken from the pipeline file's folder, so a
+/// crontab line works from any working directory.
+public struct PipelineDefinition: Sendable, Equatable {
+    /// The pipeline file as the user named it, to start error lines with.
+    public var fileName = "pipeline"
+    public var description: String?
+    /// An absolute path to export.zip, an export folder or export.xml, or a glob (`resolveInput()`).
+    public var inputExport: String
+    public var stateOfMind: String?
+    /// nil: the database's zone, else this machine's (as `import --timezone` left out).
+    public var timeZone: TimeZone?
+    public var filters = Filters()
+
+    public var unitsEnabled = true
+    public var valenceEnabled = true
+    public var dedupEnabled = true
+    /// Meaningful only while `dedupEnabled`.
+    public var dedupExactDuplicates = true
+    public var dedupSyncVersions = true
+    public var rollupsEnabled = true
+    public var rollups = RollupOptions()
+
+    public var sqlite: SQLiteOutput?
+    public var csv: CSVOutput?
+    public var postgres: PostgresOutput?
+    public var report: ReportOutput?
+
+    public struct Filters: Sendable, Equatable {
+        /// nil: every type. Known type identifiers only.
+        public var types: Set<String>?
+        /// nil: every source. Exact `sourceName`s.
+        public var sources: Set<String>?
+        /// First local date kept, `YYYY-MM-DD` (inclusive).
+        public var from: String?
+        /// First local date no longer kept, `YYYY-MM-DD` (exclusive).
+        public var to: String?
+
+        public init() {}
+
+        /// `from` as days since 1970-01-01, the day numbers `Timestamp` uses.
+        public var fromDay: Int? { from.flatMap(PipelineDate.dayNumber) }
+        public var toDay: Int? { to.flatMap(PipelineDate.dayNumber) }
+
+        public var isEmpty: Bool { types == nil && sources == nil && from == nil && to == nil }
+    }
+
+    public struct SQLiteOutput: Sendable, Equatable {
+        public var path: String
+        /// Seconds to wait for another run holding the database (`import --wait`).
+        public var wait: Double = 10
+        /// Import an export older than the one the database was last updated from (`import --force`).
+        public var force = false
+    }
+
+    public struct PostgresOutput: Sendable, Equatable {
+        /// A `postgresql://` URL or `key=value` string; empty for libpq's `PG*` environment variables.
+        public var connection: String
+        public var person: String
+        public var wait: Double = 10
+        public var force = false
+        /// Where to keep the person's working copy between runs (`--working-copy`).
+        public var workingCopies: String?
+    }
+
+    public struct CSVOutput: Sendable, Equatable {
+        /// The folder the files are written to (created if missing).
+        public var path: String
+        /// Excel's dialect (docs/csv.md) instead of plain RFC 4180.
+        public var excel = false
+        /// One CSV per table.
+        public var tables = true
+        /// daily.csv and daily_long.csv, from the day rollups.
+        public var daily = true
+    }
+
+    public struct ReportOutput: Sendable, Equatable {
+        /// The HTML file, rewritten after every run (docs/report.md).
+        public var path: String
+        public var options = ReportOptions()
+    }
+
+    public init(inputExport: String) { self.inputExport = inputExport }
+
+    /// Reads and validates the pipeline file at `path` (not its input: see `resolveInput()`).
+    /// - Throws: `PipelineError` listing every problem.
+    public static func load(path: String) throws -> PipelineDefinition {
+        let absolute = PipelinePaths.absolute(path, relativeTo: FileManager.default.currentDirectoryPath)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            throw PipelineError(fileName: path, problems: [.init(path: "", message: "cannot read the file")])
+        }
+        return try parse(
+            data: data, baseDirectory: (absolute as NSString).deletingLastPathComponent, fileName: path)
+    }
+
+    /// Parses and validates a pipeline document; relative paths in it are resolved against `baseDirectory`,
+    /// and `fileName` starts each line of the error.
+    public static func parse(data: Data, baseDirectory: String, fileName: String) throws -> PipelineDefinition {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let problem = PipelineError.Problem(path: "", message: PipelineJSONPosition.describe(error, in: data))
+            throw PipelineError(fileName: fileName, problems: [problem])
+        }
+        var parser = PipelineParser(baseDirectory: baseDirectory)
+        guard var definition = parser.parseDocument(root), parser.reader.problems.isEmpty else {
+            throw PipelineError(fileName: fileName, problems: parser.reader.problems)
+        }
+        definition.fileName = fileName
+        return definition
+    }
+}
+
+/// Turns JSONSerialization's error into a line and column: Foundation on Darwin gives the byte offset in
+/// `NSJSONSerializationErrorIndex`, swift-corelibs-foundation only in the text ("around character 18").
+enum PipelineJSONPosition {
+    static func describe(_ error: Error, in data: Data) -> String {
+        let info = (error as NSError).userInfo
+        let detail = info[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        var offset = (info["NSJSONSerializationErrorIndex"] as? NSNumber)?.intValue
+        if offset == nil, let range = detail.range(of: "character ") {
+            offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+        }
+        // "Unexpected end of file" has no offset: the problem is where the text ends.
+        if offset == nil, detail.lowercased().contains("end of file") { offset = data.count }
+        let position = #" around (line \d+, column \d+|character \d+)"#
+        let reason = detail.replacingOccurrences(of: position, with: "", options: .regularExpression)
+            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        guard let offset else { return "invalid JSON: \(reason)" }
+        let (line, column) = lineAndColumn(ofByte: offset, in: data)
+        return "invalid JSON at line \(line), column \(column): \(reason)"
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    static func lineAndColumn(ofByte offset: Int, in data: Data) -> (Int, Int) {
+        let prefix = data.prefix(max(0, min(offset, data.count)))
+        let lastNewline = prefix.lastIndex(of: UInt8(ascii: "\n"))
+        let line = prefix.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        let lineStart = lastNewline.map { $0 + 1 } ?? prefix.startIndex
+        let column = String(decoding: prefix[lineStart...], as: UTF8.self).count + 1
+        return (line, column)
+    }
+}

@@ -1,0 +1,326 @@
+import HealthModel
+
+/// Reads the track points of a workout route file (`workout-routes/route_….gpx`, reference §8.2).
+///
+/// The file is streamed through `XMLDocumentReader`, so memory is one chunk plus the points; a route of a
+/// marathon is ~15,000 points. Elements are matched by local name: Apple writes the `<extensions>` children
+/// (`speed`, `course`, `hAcc`, `vAcc`) in the default GPX namespace, other writers put them under a prefix.
+public enum GPXReader {
+    /// Route files range from a few KB to a few MB; 64 KB keeps the parser busy without holding much.
+    public static let defaultChunkSize = 64 * 1024
+
+    /// The points of one file, and how many `<trkpt>`s were dropped for lacking a usable position.
+    public struct Result: Equatable, Sendable {
+        public var points: [RoutePoint]
+        /// `<trkpt>`s whose `lat`/`lon` were missing, not numbers or out of range.
+        public var skippedPoints: Int
+
+        public init(points: [RoutePoint], skippedPoints: Int) {
+            self.points = points
+            self.skippedPoints = skippedPoints
+        }
+    }
+
+    /// The points of the file, in document order. Throws an `ImportError` with line and column when the
+    /// file is not well formed (or truncated) or its root element is not `<gpx>`.
+    public static func read(_ stream: ByteStream) throws -> [RoutePoint] {
+        try readResult(stream).points
+    }
+
+    /// Like `read(_:)`, with the count of skipped points; `chunkSize` is exposed so tests can prove that
+    /// chunk boundaries do not change the result.
+    public static func readResult(_ stream: ByteStream, chunkSize: Int = defaultChunkSize) throws -> Result {
+        let handler = GPXHandler()
+        let watched = EndWatchingStream(stream)
+        let reader = XMLDocumentReader(stream: watched, handler: handler, wantsText: true, chunkSize: chunkSize)
+        handler.parser = reader.saxParser
+        do {
+            // Lifetime: the parser holds the handler unowned; `handler` is a local that outlives `reader`'s use.
+            try withExtendedLifetime(handler) { try reader.readToEnd() }
+        } catch let error as ImportError {
+            throw explained(error, atEnd: watched.reachedEnd, handler: handler)
+        }
+        guard handler.sawRoot else {
+            throw ImportError(.input, "the GPX file is empty", line: 1)
+        }
+        return Result(points: handler.points, skippedPoints: handler.skippedPoints)
+    }
+
+    /// libxml2 2.9 reports a document cut short as "Extra content at the end of the document", which sends
+    /// the user looking for the wrong problem; this says what happened and keeps libxml2's line and column.
+    /// Errors before the end of the input, read errors and the handler's own errors are left as they are.
+    private static func explained(_ error: ImportError, atEnd: Bool, handler: GPXHandler) -> ImportError {
+        guard error.kind == .input, atEnd, !handler.stoppedParser else { return error }
+        var explained = error
+        if handler.openElements > 0 {
+            explained.message = "the GPX file ends before its elements are closed (truncated?): " + error.message
+        } else if !handler.sawRoot {
+            explained.message = "the GPX file has no root element (empty?): " + error.message
+        }
+        return explained
+    }
+
+    // MARK: - ISO 8601
+
+    /// Parses `yyyy-MM-ddTHH:mm:ss[.fff][Z|±hh:mm|±hhmm|±hh]` into seconds since 1970, by hand because a
+    /// DateFormatter per point would dominate the reading time. A time without a zone is taken as UTC, which
+    /// is what GPX 1.1 prescribes. Returns nil for anything else, including impossible dates.
+    static func parseTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        let count = bytes.count
+        guard count >= 19, count <= 64 else { return nil }
+        func digits(_ offset: Int, _ length: Int) -> Int? {
+            var value = 0
+            for index in offset..<(offset + length) {
+                let digit = Int(bytes[index]) &- 48
+                guard digit >= 0, digit <= 9 else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        let separator = bytes[10]
+        guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[13] == 0x3A, bytes[16] == 0x3A,
+            separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == 0x20,
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year, month), hour < 24,
+            minute < 60, second < 61
+        else { return nil }
+
+        var index = 19
+        var fraction = 0.0
+        if index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                fraction += Double(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+
+        var offset = 0
+        if index < count {
+            let sign = bytes[index]
+            if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
+                guard index + 1 == count else { return nil }
+            } else {
+                guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+                let rest = count - index - 1
+                let hours: Int?
+                var minutes: Int? = 0
+                switch rest {
+                case 2:
+                    hours = digits(index + 1, 2)
+                case 4:
+                    hours = digits(index + 1, 2)
+                    minutes = digits(index + 3, 2)
+                case 5 where bytes[index + 3] == 0x3A:
+                    hours = digits(index + 1, 2)
+                    minutes = digits(index + 4, 2)
+                default:
+                    return nil
+                }
+                guard let hours, let minutes, hours < 24, minutes < 60 else { return nil }
+                offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+            }
+        }
+        let days = Timestamp.daysFromCivil(year, month, day)
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Double(whole) + fraction
+    }
+}
+
+/// Passes a stream through and notes when it has been read to its end, to tell truncation from other errors.
+private final class EndWatchingStream: ByteStream {
+    private let base: ByteStream
+    private(set) var reachedEnd = false
+
+    init(_ base: ByteStream) { self.base = base }
+
+    var expectedSize: UInt64? { base.expectedSize }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try base.read(into: buffer)
+        if count == 0 { reachedEnd = true }
+        return count
+    }
+}
+
+/// The SAX side of `GPXReader`: collects one `RoutePoint` per `<trkpt>`.
+private final class GPXHandler: SAXHandler {
+    /// Set right after the parser is made, to stop it on a wrong root element.
+    // Not `weak`: a weak reference gives the parser a side table, which sends every retain and release of it
+    // down the slow path. The parser only calls back while it parses, and its owner outlives that.
+    unowned(unsafe) var parser: SAXParser?
+
+    private(set) var points: [RoutePoint] = []
+    private(set) var skippedPoints = 0
+    private(set) var sawRoot = false
+    /// Set when the handler itself stopped the parse (wrong root), whose message must stay as it is.
+    private(set) var stoppedParser = false
+
+    /// The open `<trkpt>`; nil outside one, or inside one that will be skipped.
+    private var point: RoutePoint?
+    /// Element depth of the open `<trkpt>` (0 when none), so a nested `<trkpt>` cannot reset it.
+    private var pointDepth = 0
+    private var depth = 0
+    /// Elements opened and not yet closed.
+    var openElements: Int { depth }
+
+    /// The field whose text is being collected, and its depth; text arrives in several pieces.
+    private var field: Field?
+    private var fieldDepth = 0
+    private var text: [UInt8] = []
+    /// A value longer than this is not a number we want; the cap keeps memory flat on a hostile file.
+    private static let maximumTextLength = 128
+    private var textOverflowed = false
+
+    private enum Field {
+        case elevation, time, speed, course, horizontalAccuracy, verticalAccuracy
+    }
+
+    private enum ElementKind {
+        case trackPoint, field(Field), other
+    }
+
+    // libxml2 interns element and attribute names in its dictionary: one name is one pointer for the whole
+    // parse. So what a name means is worked out from its bytes once and then found by pointer; a long 1 Hz
+    // route has millions of elements. (Bounded: a crafted file with many names is only slower.)
+    private var kinds: [(name: UnsafeRawPointer, kind: ElementKind)] = []
+    private var latitudeName: UnsafeRawPointer?
+    private var longitudeName: UnsafeRawPointer?
+
+    private func kind(of name: XMLBytes, identity: UnsafeRawPointer) -> ElementKind {
+        for entry in kinds where entry.name == identity { return entry.kind }
+        let kind: ElementKind =
+            name.elementsEqual("trkpt".utf8) ? .trackPoint : Self.field(named: name).map { .field($0) } ?? .other
+        if kinds.count < 32 { kinds.append((identity, kind)) }
+        return kind
+    }
+
+    init() { text.reserveCapacity(Self.maximumTextLength) }
+
+    func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
+        depth += 1
+        if !sawRoot {
+            sawRoot = true
+            if !name.elementsEqual("gpx".utf8) {
+                let root = String(decoding: name, as: UTF8.self)
+                stoppedParser = true
+                parser?.stop(with: ImportError(.input, "not a GPX file: the root element is <\(root)>, not <gpx>"))
+            }
+            return
+        }
+        let kind = kind(of: name, identity: identity)
+        if pointDepth == 0 {
+            if case .trackPoint = kind { startPoint(attributes) }
+            return
+        }
+        guard point != nil, field == nil, case .field(let started) = kind else { return }
+        field = started
+        fieldDepth = depth
+        text.removeAll(keepingCapacity: true)
+        textOverflowed = false
+    }
+
+    func endElement(_ name: XMLBytes, identity: UnsafeRawPointer) {
+        defer { depth -= 1 }
+        if let field, depth == fieldDepth {
+            self.field = nil
+            store(field)
+        }
+        if depth == pointDepth {
+            pointDepth = 0
+            if let point { points.append(point) }
+            point = nil
+        }
+    }
+
+    func text(_ bytes: XMLBytes) {
+        guard field != nil, !textOverflowed else { return }
+        if text.count + bytes.count > Self.maximumTextLength {
+            textOverflowed = true
+            return
+        }
+        text.append(contentsOf: bytes)
+    }
+
+    private func startPoint(_ attributes: XMLAttributes) {
+        pointDepth = depth
+        var latitude: Double?
+        var longitude: Double?
+        for index in 0..<attributes.count {
+            let identity = attributes.nameIdentity(index)
+            if identity == latitudeName {
+                latitude = Self.number(attributes.value(index))
+            } else if identity == longitudeName {
+                longitude = Self.number(attributes.value(index))
+            } else if attributes.name(index).elementsEqual("lat".utf8) {
+                latitudeName = identity
+                latitude = Self.number(attributes.value(index))
+            } else if attributes.name(index).elementsEqual("lon".utf8) {
+                longitudeName = identity
+                longitude = Self.number(attributes.value(index))
+            }
+        }
+        guard let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            skippedPoints += 1
+            point = nil
+            return
+        }
+        point = RoutePoint(latitude: latitude, longitude: longitude)
+    }
+
+    private func store(_ field: Field) {
+        let value: Double? =
+            textOverflowed
+            ? nil
+            : text.withUnsafeBufferPointer { buffer in
+                let trimmed = Self.trimmed(buffer)
+                return field == .time ? GPXReader.parseTime(trimmed) : NumberParsing.parseDouble(trimmed)
+            }
+        switch field {
+        case .elevation: point?.elevation = value
+        case .time: point?.time = value
+        // CoreLocation reports an invalid speed or course as -1; any negative value means "unknown".
+        case .speed: point?.speed = value.flatMap { $0 < 0 ? nil : $0 }
+        case .course: point?.course = value.flatMap { $0 < 0 ? nil : $0 }
+        case .horizontalAccuracy: point?.horizontalAccuracy = value
+        case .verticalAccuracy: point?.verticalAccuracy = value
+        }
+    }
+
+    private static func field(named name: XMLBytes) -> Field? {
+        switch name.count {
+        case 3:
+            return name.elementsEqual("ele".utf8) ? .elevation : nil
+        case 4:
+            if name.elementsEqual("time".utf8) { return .time }
+            if name.elementsEqual("hAcc".utf8) { return .horizontalAccuracy }
+            if name.elementsEqual("vAcc".utf8) { return .verticalAccuracy }
+            return nil
+        case 5:
+            return name.elementsEqual("speed".utf8) ? .speed : nil
+        case 6:
+            return name.elementsEqual("course".utf8) ? .course : nil
+        default:
+            return nil
+        }
+    }
+
+    private static func number(_ bytes: XMLBytes) -> Double? {
+        NumberParsing.parseDouble(trimmed(bytes))
+    }
+
+    /// XML allows whitespace around element text (pretty-printed files), which the number parsers reject.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+}

@@ -1,0 +1,274 @@
+import HealthModel
+
+/// Turns the SAX events of an export.xml into `ExportItem`s.
+///
+/// Every element kind of the format (reference §4) has a place here. Nothing is dropped silently: records
+/// with missing or inconsistent attributes are kept and flagged, and elements the decoder does not know are
+/// counted in `warnings`.
+final class ExportDecoder: SAXHandler {
+    /// Items decoded and not yet taken by the reader.
+    var pending: [ExportItem] = []
+    /// Counted oddities, by message (`unknown element <Foo>`), for the run summary.
+    private(set) var warnings: [String: Int] = [:]
+    /// How many elements of each kind were seen (for the summary and tests).
+    var elementCounts: [String: Int] {
+        var counts: [String: Int] = [:]
+        for element in ExportElement.allCases where countsByElement[element.ordinal] > 0 {
+            counts[element.rawValue] = countsByElement[element.ordinal]
+        }
+        return counts
+    }
+
+    private var countsByElement = [Int](repeating: 0, count: ExportElement.allCases.count)
+    /// Set to the parser once it exists, to raise errors and read line numbers.
+    // Not `weak`: a weak reference gives the parser a side table, which sends every retain and release of it
+    // down the slow path. The parser only calls back while it parses, and its owner outlives that.
+    unowned(unsafe) var parser: SAXParser?
+
+    var sources = SourceInterner()
+    var elements = NameTable<ExportElement>(fallback: .unknown)
+    var attributeNames = NameTable<ExportAttribute>(fallback: .other)
+    let typeStrings = ByteInterner(capacity: 8)
+    let nameStrings = ByteInterner(capacity: 16)
+    let versionStrings = ByteInterner(capacity: 16)
+    let unitStrings = ByteInterner(capacity: 8)
+    let keyStrings = ByteInterner(capacity: 64)
+    let valueStrings = ByteInterner(capacity: 32)
+
+    var stack: [ExportElement] = []
+    var dates = TimestampCache()
+    var sawRoot = false
+    /// Records written by the iOS 8/9 exporter (`source=`), reported in the run summary.
+    var legacyRecords = 0
+
+    var sample: Sample?
+    var correlation: Correlation?
+    var workout: Workout?
+    var activityIndex: Int?
+    var route: WorkoutRoute?
+    var audiogram: Audiogram?
+    var vision: VisionPrescription?
+    var stateOfMind: StateOfMindEntry?
+    var stateOfMindMetadata: [MetadataEntry] = []
+
+    var line: Int32 { Int32(clamping: parser?.line ?? 0) }
+
+    /// Real exports nest five levels at most (HealthData › Workout › WorkoutActivity › WorkoutEvent ›
+    /// MetadataEntry); a document nested deeper is refused before it can use memory for nothing.
+    static let maximumDepth = 64
+
+    func attributeNameLookup(_ attributes: XMLAttributes, _ index: Int) -> ExportAttribute {
+        attributeNames.lookup(attributes.nameIdentity(index), attributes.name(index))
+    }
+
+    func typeString(_ bytes: XMLBytes) -> String { typeStrings.string(bytes) }
+    func nameString(_ bytes: XMLBytes) -> String { nameStrings.string(bytes) }
+    func versionString(_ bytes: XMLBytes) -> String { versionStrings.string(bytes) }
+    func unitString(_ bytes: XMLBytes) -> String { unitStrings.string(bytes) }
+
+
+    /// Applies `change` to the open workout; false when there is none.
+    func appendToWorkout(_ change: (inout Workout) -> Void) -> Bool {
+        guard workout != nil else { return false }
+        change(&workout!)
+        return true
+    }
+
+    func appendToRoute(_ point: RoutePoint) -> Bool {
+        guard route != nil else { return false }
+        route?.points.append(point)
+        return true
+    }
+
+    func warn(_ message: String) { warnings[message, default: 0] += 1 }
+
+    // MARK: - SAX events
+
+    func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
+        let element = elements.lookup(identity, name)
+        if !sawRoot {
+            sawRoot = true
+            guard element == .healthData else {
+                let root = String(decoding: name, as: UTF8.self)
+                parser?.stop(
+                    with: ImportError(
+                        .input, "not an Apple Health export: the root element is <\(root)>, not <HealthData>"))
+                return
+            }
+        }
+        stack.append(element)
+        if stack.count > Self.maximumDepth {
+            parser?.stop(
+                with: ImportError(
+                    .input, "elements nested more than \(Self.maximumDepth) levels deep: this is not an Apple Health export",
+                    hint: "real exports nest at most a few levels"))
+            return
+        }
+        switch element {
+        case .record: startRecord(attributes)
+        case .metadataEntry: addMetadata(attributes)
+        case .beat: addBeat(attributes)
+        case .hrvList: break
+        case .workoutEvent: addWorkoutEvent(attributes)
+        case .workoutActivity: startWorkoutActivity(attributes)
+        case .workoutStatistics: addWorkoutStatistic(attributes)
+        case .workoutRoute: startRoute(attributes)
+        case .fileReference: route?.filePath = string(attributes, .path)
+        case .location: addLocation(attributes)
+        case .workout: startWorkout(attributes)
+        case .correlation: startCorrelation(attributes)
+        case .healthData:
+            pending.append(.header(locale: string(attributes, .locale), exportDate: nil))
+        case .exportDate:
+            let date = timestamp(attributes, .value)
+            pending.append(.header(locale: nil, exportDate: date))
+        case .me:
+            pending.append(.characteristics(Characteristics(attributes: allAttributes(attributes))))
+        case .activitySummary: addActivitySummary(attributes)
+        case .clinicalRecord: addClinicalRecord(attributes)
+        case .audiogram: startAudiogram(attributes)
+        case .sensitivityPoint: audiogram?.points.append(allAttributes(attributes))
+        case .visionPrescription:
+            vision = VisionPrescription(attributes: allAttributes(attributes), line: line)
+        case .rightEye, .leftEye:
+            vision?.eyes.append((element.rawValue, allAttributes(attributes)))
+        case .attachment:
+            vision?.attachments.append(allAttributes(attributes).first { $0.name == "identifier" }?.value ?? "")
+        case .stateOfMind: startStateOfMind(attributes)
+        case .unknown:
+            warn("unknown element <\(String(decoding: name, as: UTF8.self))> (ignored)")
+        }
+    }
+
+    func endElement(_ name: XMLBytes, identity: UnsafeRawPointer) {
+        guard let element = stack.popLast() else { return }
+        countsByElement[element.ordinal] += 1
+        switch element {
+        case .record: endRecord()
+        case .correlation:
+            if let correlation { pending.append(.correlation(correlation)) }
+            correlation = nil
+        case .workoutActivity: activityIndex = nil
+        case .workoutRoute:
+            if let route { workout?.routes.append(route) }
+            route = nil
+        case .workout:
+            if let workout { pending.append(.workout(workout)) }
+            workout = nil
+        case .audiogram:
+            if let audiogram { pending.append(.audiogram(audiogram)) }
+            audiogram = nil
+        case .visionPrescription:
+            if let vision { pending.append(.visionPrescription(vision)) }
+            vision = nil
+        case .stateOfMind:
+            if let stateOfMind { pending.append(.stateOfMind(stateOfMind)) }
+            stateOfMind = nil
+        default: break
+        }
+    }
+
+    func text(_ bytes: XMLBytes) {}
+
+    // MARK: - Records
+
+    private func startRecord(_ attributes: XMLAttributes) {
+        var common = commonAttributes(attributes)
+        var record = Sample(type: common.type ?? "", source: common.source, line: line)
+        record.unit = common.unit
+        record.creationDate = common.creationDate
+        record.startDate = common.startDate
+        record.endDate = common.endDate
+        if common.type == nil { common.flags.insert(.missingType) }
+        if common.isLegacy { legacyRecords += 1 }
+        var average: Double?
+        if common.hasOtherAttributes { average = addAttributeMetadata(attributes, to: &record) }
+        if common.rawValue == nil, !record.isCategory, let average {
+            // An iOS 8/9 aggregate of a discrete type has no `value`: it stands for `recordCount` samples
+            // whose mean is `average` (kept, with min and max, in its metadata).
+            record.value = average
+        } else if let raw = common.rawValue {
+            if record.isCategory {
+                record.textValue = valueStrings.string(raw)
+                if common.isLegacy { nameLegacyCategoryValue(&record) }
+            } else if let number = NumberParsing.parseDouble(raw) {
+                record.value = number
+            } else {
+                record.textValue = XMLText.decode(raw)
+                common.flags.insert(.badValue)
+            }
+        } else if !record.isCategory {
+            common.flags.insert(.badValue)
+        }
+        if !record.isCategory, record.unit == nil, record.value != nil { common.flags.insert(.missingUnit) }
+        record.flags = common.flags
+        sample = record
+    }
+
+    private func endRecord() {
+        guard var record = sample else { return }
+        sample = nil
+        if !record.beats.isEmpty { BeatTimes.anchor(&record.beats, to: record.startDate) }
+        if correlation != nil {
+            correlation?.children.append(record)
+        } else {
+            pending.append(.sample(record))
+        }
+    }
+
+    private func addMetadata(_ attributes: XMLAttributes) {
+        var key: String?
+        var value: String?
+        for index in 0..<attributes.count {
+            switch attributeNameLookup(attributes, index) {
+            case .key: key = keyStrings.string(attributes.value(index))
+            case .value: value = XMLText.decode(attributes.value(index))
+            default: break
+            }
+        }
+        guard let key else {
+            warn("MetadataEntry without a key (ignored)")
+            return
+        }
+        let entry = MetadataEntry(key: key, value: value ?? "")
+        // The innermost open element that carries metadata owns the entry.
+        let owner = stack.count >= 2 ? stack[stack.count - 2] : .unknown
+        switch owner {
+        case .record: sample?.metadata.append(entry)
+        case .correlation: correlation?.metadata.append(entry)
+        case .workout: workout?.metadata.append(entry)
+        case .workoutEvent:
+            if let last = workout?.events.indices.last { workout?.events[last].metadata.append(entry) }
+        case .workoutActivity:
+            if let activityIndex { workout?.activities[activityIndex].metadata.append(entry) }
+        case .workoutRoute: route?.metadata.append(entry)
+        case .audiogram: audiogram?.metadata.append(entry)
+        case .visionPrescription: vision?.metadata.append(entry)
+        case .stateOfMind:
+            var object = stateOfMindMetadata
+            object.append(entry)
+            stateOfMindMetadata = object
+            stateOfMind?.metadataJSON = JSONText.json(object.map { ($0.key, $0.value) })
+        default: warn("MetadataEntry inside <\(owner.rawValue)> (ignored)")
+        }
+    }
+
+    private func addBeat(_ attributes: XMLAttributes) {
+        guard sample != nil else {
+            warn("InstantaneousBeatsPerMinute outside a Record (ignored)")
+            return
+        }
+        var beat = HeartbeatReading(bpm: nil, secondOfDay: nil, seconds: nil, rawTime: "")
+        for index in 0..<attributes.count {
+            switch attributeNameLookup(attributes, index) {
+            case .bpm: beat.bpm = NumberParsing.parseLocalizedDouble(attributes.value(index))
+            case .time:
+                let bytes = attributes.value(index)
+                beat.secondOfDay = BeatTimes.secondsOfDay(bytes)
+                beat.rawTime = String(decoding: bytes, as: UTF8.self)
+            default: break
+            }
+        }
+        sample?.beats.append(beat)
+    }
+}

@@ -1,0 +1,70 @@
+import CSQLite
+
+/// Steps through a query's rows one at a time and hands out each column's value without copying it, so a
+/// table of millions of rows streams through constant memory (`SQLiteStatement.rows` collects every row).
+/// Used by the CSV exporter, which needs each column's storage class as well as its value.
+package final class SQLiteRowReader {
+    package enum Kind {
+        case null, integer, real, text, blob
+    }
+
+    private let handle: OpaquePointer
+    // Finalize must come before close: keep the connection alive.
+    private let connection: SQLiteConnection
+    package let sql: String
+
+    package init(_ connection: SQLiteConnection, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw connection.error(code, sql: sql) }
+        handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Moves to the next row; false when there is none.
+    package func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw connection.error(code, sql: sql)
+    }
+
+    /// The storage class of the current row's value (not the column's declared type: SQLite is dynamically typed).
+    @inline(__always) package func kind(_ index: Int) -> Kind {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
+    @inline(__always) package func integer(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    @inline(__always) package func real(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+
+    /// The UTF-8 bytes of a TEXT value, valid until the next `step`.
+    @inline(__always) package func text(_ index: Int) -> UnsafeRawBufferPointer {
+        // sqlite3_column_text first, then sqlite3_column_bytes: the order SQLite documents as safe.
+        let base = sqlite3_column_text(handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count)
+    }
+
+    /// The bytes of a BLOB value, valid until the next `step`.
+    @inline(__always) package func blob(_ index: Int) -> UnsafeRawBufferPointer {
+        let base = sqlite3_column_blob(handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HealthModel
+import HealthSQLite
+
+extension SQLiteSink {
+    /// Recomputes `local_date` (and `workouts.local_start`) everywhere in `timeZone` (a sample's own `HKTimeZone` still wins), when a
+    /// database built in one zone is used with another: no re-import needed. One UPDATE per table, with the
+    /// day computed by a Swift SQL function; only rows whose day changes are written.
+    /// Returns the number of rows changed.
+    @discardableResult
+    public static func recomputeLocalDates(_ connection: SQLiteConnection, timeZone: TimeZone) throws -> Int {
+        var resolver = LocalDateResolver(timeZone: timeZone)
+        try connection.registerTextFunction("healthetl_local_date", argumentCount: 2) { arguments in
+            guard var text = arguments[0],
+                let seconds = text.withUTF8({ TimestampFormatting.parseUTC($0) })
+            else { return nil }
+            let instant = Timestamp(seconds: seconds, offsetSeconds: 0)
+            return TimestampFormatting.dayString(resolver.day(of: instant, zoneName: arguments[1]))
+        }
+        var changed = 0
+        for table in Schema.tables where table.name != "deleted_samples" && table.columnNames.contains("local_date") {
+            let names = table.columnNames
+            guard let dateColumn = ["start_date", "recorded_date", "end_date"].first(where: names.contains) else {
+                continue
+            }
+            let zone =
+                "(SELECT value FROM metadata WHERE parent_table = '\(table.name)' AND parent_id = t.id "
+                + "AND key = 'HKTimeZone')"
+            let day = "healthetl_local_date(\(dateColumn), \(zone))"
+            try connection.execute(
+                "UPDATE \"\(table.name)\" AS t SET local_date = \(day) WHERE local_date IS NOT \(day)")
+            changed += connection.changes
+        }
+        // Workouts also keep the local clock time of their start (not counted: the count is of changed days).
+        try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: false)
+        return changed
+    }
+}

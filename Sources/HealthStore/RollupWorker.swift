@@ -1,0 +1,130 @@
+import Foundation
+import HealthModel
+import HealthRollups
+
+/// Runs the `RollupEngine`s on a thread of their own, so the engine's sweep overlaps SQLite reading the next
+/// samples (the two cost about the same). The SQLite thread sends batches of one type's samples and takes back
+/// the rows to insert; only it touches the connection. The inbox is bounded, so memory stays flat.
+final class RollupWorker: @unchecked Sendable {
+    /// Rows of one type, with what inserting them needs.
+    struct Output {
+        var type: String
+        var kind: TypeCatalog.SampleKind
+        var unit: String?
+        /// Rows of periods starting before this are dropped (a partial rebuild keeps those).
+        var keepFrom: Int64
+        var rows: [RollupRow]
+    }
+
+    private enum Work {
+        case begin(type: String, kind: TypeCatalog.SampleKind, unit: String?, keepFrom: Int64)
+        case samples([RollupSample])
+        case end
+        case stop
+    }
+
+    static let batchSize = 4096
+    private static let inboxLimit = 8
+
+    private let condition = NSCondition()
+    private var inbox: [Work] = []
+    private var outbox: [Output] = []
+    private var failure: Error?
+    private var stopped = false
+    private let periods: [RollupPeriod]
+    private let timeZone: TimeZone
+
+    init(periods: [RollupPeriod], timeZone: TimeZone) {
+        self.periods = periods
+        self.timeZone = timeZone
+        let thread = Thread { [self] in work() }
+        thread.name = "rollups"
+        thread.start()
+    }
+
+    func begin(type: String, kind: TypeCatalog.SampleKind, unit: String?, keepFrom: Int64) {
+        send(.begin(type: type, kind: kind, unit: unit, keepFrom: keepFrom))
+    }
+
+    func add(_ batch: [RollupSample]) { send(.samples(batch)) }
+    func end() { send(.end) }
+
+    /// The rows computed so far (without waiting).
+    func takeOutput() -> [Output] {
+        condition.lock()
+        defer { condition.unlock() }
+        let output = outbox
+        outbox.removeAll()
+        return output
+    }
+
+    /// Waits for the last rows; rethrows what the engine threw.
+    func finish() throws -> [Output] {
+        send(.stop)
+        condition.lock()
+        while !stopped { condition.wait() }
+        let output = outbox
+        outbox.removeAll()
+        let failure = failure
+        condition.unlock()
+        if let failure { throw failure }
+        return output
+    }
+
+    private func send(_ work: Work) {
+        condition.lock()
+        while inbox.count >= Self.inboxLimit, !stopped { condition.wait() }
+        if !stopped { inbox.append(work) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func deliver(_ output: Output) {
+        guard !output.rows.isEmpty else { return }
+        condition.lock()
+        outbox.append(output)
+        condition.unlock()
+    }
+
+    private func work() {
+        var engine: RollupEngine?
+        var current = Output(type: "", kind: .discrete, unit: nil, keepFrom: .min, rows: [])
+        while true {
+            condition.lock()
+            while inbox.isEmpty { condition.wait() }
+            let next = inbox.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                switch next {
+                case .begin(let type, let kind, let unit, let keepFrom):
+                    engine = RollupEngine(typeIdentifier: type, kind: kind, periods: periods, timeZone: timeZone)
+                    current = Output(type: type, kind: kind, unit: unit, keepFrom: keepFrom, rows: [])
+                case .samples(let batch):
+                    var output = current
+                    for sample in batch { try engine?.add(sample) { output.rows.append($0) } }
+                    deliver(output)
+                case .end:
+                    var output = current
+                    engine?.finish { output.rows.append($0) }
+                    engine = nil
+                    deliver(output)
+                case .stop:
+                    condition.lock()
+                    stopped = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+            } catch {
+                condition.lock()
+                failure = error
+                stopped = true
+                inbox.removeAll()
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HealthModel
+import HealthSQLite
+
+/// Binding rows: sources, the columns every sample-like table starts with, dates from scratch buffers,
+/// metadata and HRV beats.
+extension SQLiteSink {
+    /// The `sources` row of a source, written (or, in a re-import, found) the first time it is met. Source
+    /// ids of the decoder are per run; the database's are stable across runs.
+    @discardableResult
+    func writeSource(_ source: SampleSource) throws -> Int64 {
+        if source.id < sourceRowIDs.count, sourceRowIDs[source.id] != 0 { return sourceRowIDs[source.id] }
+        if source.id >= sourceRowIDs.count {
+            sourceRowIDs.append(contentsOf: repeatElement(0, count: source.id - sourceRowIDs.count + 1))
+        }
+        let device = source.device
+        let key = Self.sourceKey(source.name, source.version, device?.key)
+        if let existing = previous.sourceIDs[key] {
+            sourceRowIDs[source.id] = existing
+            return existing
+        }
+        previous.lastSourceID += 1
+        let id = previous.lastSourceID
+        previous.sourceIDs[key] = id
+        sourceRowIDs[source.id] = id
+        try statements.source.run([
+            .integer(id), .text(source.name), text(source.version), text(device?.name),
+            text(device?.manufacturer), text(device?.model), text(device?.hardware), text(device?.software),
+            text(device?.key),
+        ])
+        count("sources")
+        return id
+    }
+
+    /// A 32-byte scratch area per parameter position (mod 16), so the several dates of one row never share
+    /// one: they are bound without copying and read by SQLite only when the row is stepped.
+    @inline(__always) func scratchSlot(_ parameter: Int32) -> UnsafeMutablePointer<UInt8> {
+        scratch + Int(parameter & 15) * 32
+    }
+
+    package func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    package func real(_ value: Double?) -> SQLiteValue { value.map { $0.isFinite ? .real($0) : .null } ?? .null }
+
+    /// Binds the columns every sample-like table starts with: id, type, source_id, source_name, start, end,
+    /// creation, utc_offset and local_date (parameters 1…9), writing the source first if it is new.
+    func bindHeader(
+        _ statement: SQLiteStatement, id: Int64, type: String, source: SampleSource, start: Timestamp?,
+        end: Timestamp?, creation: Timestamp?, metadata: [MetadataEntry]
+    ) throws {
+        try writeSource(source)
+        statement.bind(1, id)
+        statement.bind(2, type)
+        bindSource(statement, 3, source)
+        let zone = metadata.isEmpty ? nil : metadata.first { $0.key == "HKTimeZone" }?.value
+        bindTimes(statement, 5, start: start, end: end, creation: creation, zone: zone)
+    }
+
+    func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
+        statement.bind(index, sourceRowIDs[source.id])
+        statement.bind(index + 1, source.name)
+    }
+
+    /// Binds start, end, creation, utc_offset and local_date at `index`…`index + 4`.
+    func bindTimes(
+        _ statement: SQLiteStatement, _ index: Int32, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
+        zone: String?
+    ) {
+        bindInstant(statement, index, start)
+        bindInstant(statement, index + 1, end)
+        bindInstant(statement, index + 2, creation)
+        if let any = start ?? end ?? creation {
+            if any.offsetSeconds != lastOffset.seconds {
+                lastOffset = (any.offsetSeconds, TimestampFormatting.offsetString(any.offsetSeconds))
+            }
+            statement.bind(index + 3, lastOffset.text)
+        } else {
+            statement.bindNull(index + 3)
+        }
+        if let day = start ?? end {
+            let number = localDates.day(of: day, zoneName: zone)
+            let slot = scratchSlot(index + 4)
+            TimestampFormatting.writeDay(number, into: slot)
+            statement.bindStaticText(index + 4, slot, count: TimestampFormatting.dateLength)
+        } else {
+            statement.bindNull(index + 4)
+        }
+    }
+
+    func bindInstant(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?) {
+        guard let instant else {
+            statement.bindNull(index)
+            return
+        }
+        let slot = scratchSlot(index)
+        utcWriter.write(instant.seconds, into: slot)
+        statement.bindStaticText(index, slot, count: TimestampFormatting.utcLength)
+    }
+
+    func instantText(_ instant: Timestamp?) -> SQLiteValue {
+        instant.map { .text(TimestampFormatting.utcString($0.seconds)) } ?? .null
+    }
+
+    func writeMetadata(_ entries: [MetadataEntry], table: String, id: Int64) throws {
+        guard !entries.isEmpty else { return }
+        let statement = statements.metadata
+        for entry in entries {
+            statement.bind(1, table)
+            statement.bind(2, id)
+            statement.bind(3, entry.key)
+            statement.bind(4, entry.value)
+            statement.bind(5, entry.number)
+            statement.bind(6, entry.numberUnit)
+            try statement.run()
+        }
+        count("metadata", entries.count)
+    }
+
+    func writeBeats(_ beats: [HeartbeatReading], sampleID: Int64) throws {
+        let statement = statements.beat
+        for (sequence, beat) in beats.enumerated() {
+            statement.bind(1, sampleID)
+            statement.bind(2, sequence)
+            statement.bind(3, beat.bpm)
+            statement.bind(4, beat.seconds.map(Self.fractionalUTC))
+            statement.bind(5, beat.rawTime)
+            try statement.run()
+        }
+        count("hrv_beats", beats.count)
+    }
+
+    /// `2019-06-18T01:07:11.94Z`.
+    static func fractionalUTC(_ seconds: Double) -> String {
+        let whole = seconds.rounded(.down)
+        let centis = Int(((seconds - whole) * 100).rounded())
+        var text = TimestampFormatting.utcString(Int64(whole) + (centis >= 100 ? 1 : 0))
+        if centis > 0, centis < 100 {
+            text.removeLast()
+            text += "." + (centis < 10 ? "0" : "") + String(centis) + "Z"
+        }
+        return text
+    }
+}

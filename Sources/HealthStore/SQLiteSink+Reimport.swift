@@ -1,0 +1,215 @@
+import Foundation
+import HealthModel
+import HealthSQLite
+
+/// The tables whose rows a re-import matches one by one: a row the new export still has is left alone, a new
+/// one is added, and one it no longer has is moved to `deleted_samples` (docs/incremental.md).
+enum TrackedTable: Int, CaseIterable {
+    case cumulative, discrete, category, correlations, workouts
+
+    var name: String {
+        switch self {
+        case .cumulative: "cumulative_samples"
+        case .discrete: "discrete_samples"
+        case .category: "category_samples"
+        case .correlations: "correlations"
+        case .workouts: "workouts"
+        }
+    }
+
+    init?(name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    /// The column holding the type; workouts are one data type in HealthKit (their activity type varies).
+    var typeColumn: String { self == .workouts ? "activity_type" : "type" }
+    static let workoutType = TypeCatalog.workoutType
+}
+
+/// What the database held before this run, for matching.
+struct PreviousState {
+    /// False for a new database: every row is new and nothing is looked up.
+    var isActive = false
+    var tables = TrackedTable.allCases.map { TrackedRows(name: $0.name) }
+    var routeMaxID: Int64 = 0
+    var anchors: [String: String] = [:]
+    /// The newest `ExportDate` imported so far (UTC text, which sorts like the instants).
+    var newestExportDate: String?
+    var sourceIDs: [String: Int64] = [:]
+    var lastSourceID: Int64 = 0
+    var snapshotsCleared = false
+    /// The zone of the database before this run (a different one means its rollups are all rebuilt).
+    var storedTimeZone: String?
+    /// The `import_runs` id this run will have (rows it archives point to it).
+    var runID: Int64 = 1
+}
+
+/// The statements of a re-import: lookups by identity, and moving a row to `deleted_samples`.
+struct ReimportStatements {
+    let findSample: [SQLiteStatement]
+    let findCorrelation: SQLiteStatement
+    let findWorkout: SQLiteStatement
+    /// Per tracked table: copy the row to `deleted_samples` (?1 run, ?2 reason, ?3 id), returning its type and
+    /// identity; then the deletes of the row and everything hanging off it (?1 id).
+    let archive: [SQLiteStatement]
+    let typeAndIdentity: [SQLiteStatement]
+    let deletes: [[SQLiteStatement]]
+    /// The samples linked to a correlation (?1 its id).
+    let correlationChildren: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws {
+        findSample = try TrackedTable.allCases.prefix(3).map {
+            try connection.prepare(
+                "SELECT id FROM \"\($0.name)\" WHERE type = ?1 AND start_date IS ?2 AND identity = ?3")
+        }
+        findCorrelation = try connection.prepare("SELECT id FROM correlations WHERE identity = ?1 ORDER BY id")
+        findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
+        archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
+        typeAndIdentity = try TrackedTable.allCases.map {
+            try connection.prepare(
+                """
+                SELECT \($0.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
+                       unixepoch(creation_date) FROM "\($0.name)" WHERE id = ?1
+                """)
+        }
+        deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
+        correlationChildren = try connection.prepare(
+            "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1 ORDER BY rowid")
+    }
+
+    static func archiveSQL(_ table: TrackedTable) -> String {
+        // swift-format-ignore: NeverForceUnwrap
+        let columns = Schema.tables.first { $0.name == table.name }!.columnNames
+        let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+        return """
+            INSERT INTO deleted_samples (run_id, reason, row_table, row_id, type, source_name, start_date,
+                end_date, local_date, identity, row_json, metadata_json)
+            SELECT ?1, ?2, '\(table.name)', id, \(table.typeColumn), source_name, start_date, end_date, local_date,
+                identity, json_object(\(object)),
+                (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
+                 WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
+            FROM "\(table.name)" AS t WHERE id = ?3
+            RETURNING type, identity, unixepoch(start_date)
+            """
+    }
+
+    static func deleteSQL(_ table: TrackedTable) -> [String] {
+        let name = table.name
+        var sql = ["DELETE FROM metadata WHERE parent_table = '\(name)' AND parent_id = ?1"]
+        switch table {
+        case .cumulative, .discrete, .category:
+            sql += [
+                "DELETE FROM sync_identifiers WHERE row_table = '\(name)' AND row_id = ?1",
+                "DELETE FROM correlation_samples WHERE sample_table = '\(name)' AND sample_id = ?1",
+            ]
+            if table == .discrete { sql.append("DELETE FROM hrv_beats WHERE sample_id = ?1") }
+        case .correlations:
+            sql.append("DELETE FROM correlation_samples WHERE correlation_id = ?1")
+        case .workouts:
+            for child in ["workout_events", "workout_activities", "workout_routes"] {
+                sql.append(
+                    "DELETE FROM metadata WHERE parent_table = '\(child)' AND parent_id IN "
+                        + "(SELECT id FROM \(child) WHERE workout_id = ?1)")
+            }
+            sql += [
+                "DELETE FROM route_points WHERE route_id IN (SELECT id FROM workout_routes WHERE workout_id = ?1)",
+                "DELETE FROM sync_identifiers WHERE row_table = 'workout_routes' AND row_id IN "
+                    + "(SELECT id FROM workout_routes WHERE workout_id = ?1)",
+                "DELETE FROM workout_routes WHERE workout_id = ?1",
+                "DELETE FROM workout_events WHERE workout_id = ?1",
+                "DELETE FROM workout_statistics WHERE workout_id = ?1",
+                "DELETE FROM workout_activities WHERE workout_id = ?1",
+            ]
+        }
+        return sql + ["DELETE FROM \"\(name)\" WHERE id = ?1"]
+    }
+}
+
+extension SQLiteSink {
+    /// Reads what earlier runs left: row ids, anchors, sources, the newest export imported. Tables without a
+    /// stable identity (`Schema.snapshotTables`) are emptied: this run refills them from the export.
+    func loadPreviousState() throws {
+        previous.isActive = true
+        func maxID(_ table: String) throws -> Int64 {
+            guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(table)\"")
+            else { return 0 }
+            // Never below the highest id ever given out: a deleted row's id stays its own (deleted_samples
+            // and the user's own tables may refer to it), even when it was the table's last row.
+            let given = try connection.scalar("SELECT value FROM settings WHERE key = ?1", [.text("last_id:" + table)])
+            let archived = try connection.scalar(
+                "SELECT coalesce(max(row_id), 0) FROM deleted_samples WHERE row_table = ?1", [.text(table)])
+            return max(id, given.text.flatMap { Int64($0) } ?? 0, archived.integer ?? 0)
+        }
+        ids.cumulative = try maxID("cumulative_samples")
+        ids.discrete = try maxID("discrete_samples")
+        ids.category = try maxID("category_samples")
+        ids.correlation = try maxID("correlations")
+        ids.workout = try maxID("workouts")
+        ids.event = try maxID("workout_events")
+        ids.activity = try maxID("workout_activities")
+        ids.statistic = try maxID("workout_statistics")
+        ids.route = try maxID("workout_routes")
+        ids.stateOfMind = try maxID("state_of_mind")
+        previous.routeMaxID = ids.route
+        let maxima = [ids.cumulative, ids.discrete, ids.category, ids.correlation, ids.workout]
+        for table in TrackedTable.allCases {
+            previous.tables[table.rawValue].previousMaxID = maxima[table.rawValue]
+            if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \"\(table.name)\"") {
+                previous.tables[table.rawValue].previousCount = Int(count)
+            }
+        }
+        for row in try connection.query("SELECT type, fingerprint FROM anchors") {
+            if case .text(let type) = row[0], case .text(let fingerprint) = row[1] { previous.anchors[type] = fingerprint }
+        }
+        if case .text(let date) = try connection.scalar(
+            "SELECT max(export_date) FROM import_runs WHERE outcome IN ('ok', 'unchanged')")
+        {
+            previous.newestExportDate = date
+        }
+        for row in try connection.query("SELECT id, name, version, device FROM sources") {
+            guard case .integer(let id) = row[0] else { continue }
+            previous.sourceIDs[Self.sourceKey(row[1].text, row[2].text, row[3].text)] = id
+            previous.lastSourceID = max(previous.lastSourceID, id)
+        }
+    }
+
+    /// Empties the tables this run refills (`Schema.snapshotTables`); done when the first item arrives, so
+    /// a run that stops before reading (the same export again) leaves them alone.
+    func clearSnapshotTables() throws {
+        previous.snapshotsCleared = true
+        for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
+        try connection.execute("DELETE FROM metadata WHERE parent_table IN ('audiograms', 'vision_prescriptions')")
+        if options.replacesStateOfMind { try connection.execute("DELETE FROM state_of_mind") }
+    }
+
+    /// Refuses a run whose unit stage setting differs from the database's (see `Options.convertsUnits`).
+    func checkUnitSetting() throws {
+        guard let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'units'").text else { return }
+        let wanted = options.convertsUnits ? "converted" : "as exported"
+        guard stored != wanted else { return }
+        throw ImportError(
+            .refused,
+            "the database holds values \(stored == "converted" ? "converted to canonical units" : "in exported units"); "
+                + "this run would store new ones \(options.convertsUnits ? "converted" : "as exported (--raw-units)"), "
+                + "mixing both in one column",
+            file: target.path, hint: "use the same unit setting as before, or import into a new database")
+    }
+
+    static func sourceKey(_ name: String?, _ version: String?, _ device: String?) -> String {
+        (name ?? "") + "\u{1F}" + (version ?? "") + "\u{1F}" + (device ?? "")
+    }
+
+    /// Refuses an export older than the newest one imported: its absence of newer samples would read as
+    /// deletions. Equal dates pass (the same export again).
+    func checkExportDate(_ exportDate: Timestamp?) throws {
+        guard !options.allowOlderExport, let newest = previous.newestExportDate, let exportDate else { return }
+        let date = TimestampFormatting.utcString(exportDate.seconds)
+        guard date < newest else { return }
+        throw ImportError(
+            .refused,
+            "this export (exported \(date)) is older than the one the database was last updated from "
+                + "(\(newest)); importing it would record every newer sample as deleted",
+            file: target.path, hint: "import the newest export, or pass --force to import this one anyway")
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import HealthModel
+import HealthSQLite
+
+/// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
+///
+/// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
+/// bound without creating `String`s.
+public final class SQLiteSink: ExportSink {
+    let target: SQLiteTarget
+    package var connection: SQLiteConnection { target.connection }
+    var localDates: LocalDateResolver
+    let statements: SchemaStatements
+    var ids = RowIDs()
+    /// Top-level samples that a correlation may list again as children, by identity → (table, id).
+    var correlationCandidates: [Int64: (table: TrackedTable, id: Int64)] = [:]
+    public let options: Options
+    /// Records not stored, by reason: every dropped record is counted.
+    var drops = DropCounts()
+    /// `drops` by the summary's keys (`ImportSummary.dropped`).
+    public var dropped: [String: Int] { drops.bySummaryKey }
+    /// Counted warnings of the sink's own (a document it could not store), merged into the run's.
+    public internal(set) var warnings: [String: Int] = [:]
+    /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
+    public internal(set) var unknownTypes: [String: Int] = [:]
+
+    /// What the sink does with duplicates and with an existing database.
+    public struct Options: Sendable {
+        /// Store one copy of records that say exactly the same thing.
+        public var dropExactDuplicates = true
+        /// Keep only the highest `HKMetadataKeySyncVersion` per app and sync identifier.
+        public var keepHighestSyncVersion = true
+        /// Import an export older than the one the database was last updated from (its newer samples would
+        /// be recorded as deleted).
+        public var allowOlderExport = false
+        /// This run reads a State of Mind file, so the `state_of_mind` table is replaced by its entries;
+        /// without one, the entries of earlier runs stay.
+        public var replacesStateOfMind = false
+        /// The rollups rebuilt at the end of the run.
+        public var rollups = RollupOptions()
+        /// What the run reads (a pipeline's filters): rows outside it are not this run's to delete.
+        public var scope = SampleFilter()
+        /// Whether the unit stage runs. A database keeps one choice: rows already stored are matched, not
+        /// rewritten, so a change would mix converted and exported units in one column.
+        public var convertsUnits = true
+        public init() {}
+    }
+    /// Counts of rows written, by table.
+    public private(set) var rowCounts: [String: Int] = [:]
+    /// The `sources` row id of each of the decoder's source ids (0: not met yet).
+    var sourceRowIDs: [Int64] = []
+    var utcWriter = TimestampFormatting.CachedUTCWriter()
+    /// The table decision of the last type seen: exports are grouped by type.
+    /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
+    var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
+    var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
+    private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
+    var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
+
+    /// Matching against the rows of earlier runs (an empty state for a new database).
+    var previous = PreviousState()
+    /// What this run did, per type (flushed from `currentChanges` when the type changes).
+    var changes: [String: TypeChanges] = [:]
+    var currentChanges: (type: String, changes: TypeChanges)?
+    let lookups: ReimportStatements
+    /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
+    public let timeZone: TimeZone
+
+    /// Opens (or creates) the database and takes its lock. `timeZone` nil means: keep the zone the database
+    /// was built with; if a different zone is asked for, every `local_date` is recomputed in it.
+    public init(
+        path: String, timeZone: TimeZone?, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
+    ) throws {
+        self.options = options
+        target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+        do {
+            let hadData = try Self.prepareSchema(target.connection, isNew: target.isNew)
+            let stored = try Self.storedTimeZone(target.connection)
+            previous.storedTimeZone = stored?.identifier
+            self.timeZone = timeZone ?? stored ?? TimeZone.current
+            localDates = LocalDateResolver(timeZone: self.timeZone)
+            if hadData, let stored, stored.identifier != self.timeZone.identifier {
+                try Self.recomputeLocalDates(target.connection, timeZone: self.timeZone)
+            }
+            statements = try SchemaStatements(target.connection)
+            lookups = try ReimportStatements(target.connection)
+            if hadData {
+                try loadPreviousState()
+                try checkUnitSetting()
+            }
+            if case .integer(let last) = try target.connection.scalar("SELECT coalesce(max(id), 0) FROM import_runs") {
+                previous.runID = last + 1
+            }
+        } catch let error as ImportError {
+            target.rollback()
+            throw error.located(file: path, entry: nil)
+        } catch {
+            target.rollback()
+            throw ImportError(.output, "cannot prepare the database: \(error)", file: path)
+        }
+    }
+
+
+    /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
+    /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
+    /// version 3 added (the run then fills it). Returns whether the database
+    /// holds data of earlier runs to match against.
+    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> Bool {
+        if isNew {
+            // Indexes before the load rather than after: rows arrive grouped by type and in time order within
+            // a type, so keeping these indexes up to date is nearly sequential and runs while the other thread
+            // decodes, instead of a single-threaded sort at the end.
+            try Schema.createTables(connection)
+            try Schema.createIndexes(connection)
+            return false
+        }
+        let version = try connection.scalar("PRAGMA user_version")
+        let tableCount = try connection.scalar("SELECT count(*) FROM sqlite_master")
+        if version == .integer(0), tableCount == .integer(0) {
+            return try prepareSchema(connection, isNew: true)
+        }
+        if version == .integer(1) {
+            try SchemaMigration.fromVersion1(connection)
+            return true
+        }
+        if version == .integer(2) {
+            try SchemaMigration.fromVersion2(connection)
+            return true
+        }
+        guard version == .integer(Int64(Schema.userVersion)) else {
+            // user_version 0 with tables: another application's SQLite file, never to be written into.
+            let message =
+                version == .integer(0)
+                ? "not a healthetl database (it holds another application's tables)"
+                : "the database was not written by this version of healthetl (user_version "
+                    + "\(version.integer.map(String.init) ?? "?"), expected \(Schema.userVersion))"
+            throw ImportError(.output, message, hint: "import into a new file")
+        }
+        return true
+    }
+
+    public func write(_ item: ExportItem) throws {
+        do {
+            if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
+            try writeItem(item)
+        } catch let error as SQLiteError {
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+    }
+
+    public func finish(_ summary: ImportSummary) throws -> ImportSummary {
+        var summary = summary
+        do {
+            try removeUnseenRows()
+            flushChanges()
+            summary.changes = changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
+            try connection.execute("DELETE FROM workout_duplicates")
+            let linked = try linkProbableDuplicateWorkouts()
+            if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
+            try WorkoutTotals.fill(connection)
+            try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: true)
+            try DataTypesTable.rebuild(connection)
+            summary.timeZone = timeZone.identifier
+            try rebuildRollups(into: &summary, full: try needsFullRollups())
+            try writeAnchors(exportDate: summary.exportDate)
+            try writeRun(summary)
+            try writeChanges()
+            try writeSetting("time_zone", timeZone.identifier)
+            try writeSetting("units", options.convertsUnits ? "converted" : "as exported")
+            try writeLastIDs()
+            // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
+            try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
+        } catch let error as SQLiteError {
+            target.rollback()
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+        let logLeft = try target.commit()
+        if logLeft > 0 {
+            summary.warnings[
+                "the write-ahead log could not be emptied: a reader kept an older snapshot open "
+                    + "(bytes left in \((target.path as NSString).lastPathComponent)-wal; emptied by the next run)"
+            ] = Int(logLeft)
+        }
+        return summary
+    }
+
+    public func abort() { target.rollback() }
+
+    /// Rolls back, then records the failed run in `import_runs` when the database existed before it (a new
+    /// one is simply not created). Recording is best effort: the error that ended the run matters more.
+    public func abort(recording error: Error, summary: ImportSummary) {
+        target.rollback()
+        defer { target.close() }
+        guard !target.isNew else { return }
+        do {
+            try target.beginRecord()
+            var summary = summary
+            summary.outcome = (error as? ImportError)?.kind == .refused ? "refused" : "failed"
+            summary.error = "\(error)"
+            try writeRun(summary)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+        }
+    }
+
+    package func count(_ table: String, _ increment: Int = 1) { rowCounts[table, default: 0] += increment }
+}
+
+/// Row ids assigned by the sink, so children can reference parents without asking SQLite.
+struct RowIDs {
+    var cumulative: Int64 = 0
+    var discrete: Int64 = 0
+    var category: Int64 = 0
+    var correlation: Int64 = 0
+    var workout: Int64 = 0
+    var event: Int64 = 0
+    var activity: Int64 = 0
+    var statistic: Int64 = 0
+    var route: Int64 = 0
+    var summary: Int64 = 0
+    var ecg: Int64 = 0
+    var clinical: Int64 = 0
+    var audiogram: Int64 = 0
+    var vision: Int64 = 0
+    var stateOfMind: Int64 = 0
+}
+
+/// Memory for formatting dates, owned by an object so it is freed even when the sink's init throws (a
+/// property allocated in place would leak then: deinit does not run for a half-initialised class).
+final class ScratchBuffer {
+    let bytes: UnsafeMutablePointer<UInt8>
+    init(byteCount: Int) { bytes = .allocate(capacity: byteCount) }
+    deinit { bytes.deallocate() }
+}

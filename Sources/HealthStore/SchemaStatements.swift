@@ -1,0 +1,79 @@
+import HealthSQLite
+
+/// The prepared INSERT of every table, in `Schema` column order.
+struct SchemaStatements {
+    let cumulative: SQLiteStatement
+    let discrete: SQLiteStatement
+    let category: SQLiteStatement
+    let metadata: SQLiteStatement
+    let source: SQLiteStatement
+    let correlation: SQLiteStatement
+    let correlationSample: SQLiteStatement
+    let beat: SQLiteStatement
+    let workout: SQLiteStatement
+    let event: SQLiteStatement
+    let activity: SQLiteStatement
+    let statistic: SQLiteStatement
+    let route: SQLiteStatement
+    let point: SQLiteStatement
+    let summary: SQLiteStatement
+    let ecg: SQLiteStatement
+    let clinical: SQLiteStatement
+    let audiogram: SQLiteStatement
+    let audiogramPoint: SQLiteStatement
+    let vision: SQLiteStatement
+    let me: SQLiteStatement
+    let document: SQLiteStatement
+    let stateOfMind: SQLiteStatement
+    let syncLookup: SQLiteStatement
+    let syncStore: SQLiteStatement
+    let deleteRow: [String: SQLiteStatement]
+    let deleteMetadata: SQLiteStatement
+    let deleteBeats: SQLiteStatement
+    let deletePoints: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws {
+        func insert(_ name: String, orReplace: Bool = false, orIgnore: Bool = false) throws -> SQLiteStatement {
+            // swift-format-ignore: NeverForceUnwrap
+            // Every name here is a table of Schema.tables (checked by the schema tests).
+            let table = Schema.tables.first { $0.name == name }!
+            var sql = table.insertSQL()
+            if orReplace { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR REPLACE INTO") }
+            // An exact duplicate meets the UNIQUE (type, start_date, identity) constraint and is not stored.
+            if orIgnore { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR IGNORE INTO") }
+            return try connection.prepare(sql)
+        }
+        cumulative = try insert("cumulative_samples", orIgnore: true)
+        discrete = try insert("discrete_samples", orIgnore: true)
+        category = try insert("category_samples", orIgnore: true)
+        syncLookup = try connection.prepare(
+            "SELECT version, row_table, row_id FROM sync_identifiers WHERE source_name = ?1 AND sync_identifier = ?2")
+        syncStore = try insert("sync_identifiers", orReplace: true)
+        deleteRow = Dictionary(
+            uniqueKeysWithValues: try ["cumulative_samples", "discrete_samples", "category_samples", "workout_routes"]
+                .map { ($0, try connection.prepare("DELETE FROM \"\($0)\" WHERE id = ?1")) })
+        deleteMetadata = try connection.prepare("DELETE FROM metadata WHERE parent_table = ?1 AND parent_id = ?2")
+        deleteBeats = try connection.prepare("DELETE FROM hrv_beats WHERE sample_id = ?1")
+        deletePoints = try connection.prepare("DELETE FROM route_points WHERE route_id = ?1")
+        metadata = try insert("metadata")
+        source = try insert("sources", orReplace: true)
+        correlation = try insert("correlations")
+        correlationSample = try insert("correlation_samples")
+        beat = try insert("hrv_beats")
+        workout = try insert("workouts")
+        event = try insert("workout_events")
+        activity = try insert("workout_activities")
+        statistic = try insert("workout_statistics")
+        route = try insert("workout_routes")
+        point = try insert("route_points")
+        summary = try insert("activity_summaries")
+        ecg = try insert("ecg_recordings")
+        clinical = try insert("clinical_records")
+        audiogram = try insert("audiograms")
+        audiogramPoint = try insert("audiogram_points")
+        vision = try insert("vision_prescriptions")
+        me = try insert("me", orReplace: true)
+        document = try insert("documents", orReplace: true)
+        stateOfMind = try insert("state_of_mind")
+    }
+}
