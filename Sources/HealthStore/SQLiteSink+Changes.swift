@@ -79,7 +79,7 @@ extension SQLiteSink {
         let wasPrevious = previous.isActive && rows.isPrevious(id)
         let found =
             wasPrevious
-            ? try lookups.archive[table.rawValue].rows([.integer(previous.runID), .text(reason.rawValue), .integer(id)])
+            ? try lookups.archive[table.rawValue].rows([.integer(runs.runID), .text(reason.rawValue), .integer(id)])
             : try lookups.typeAndIdentity[table.rawValue].rows([.integer(id)])
         guard let row = found.first, case .integer(let identity) = row[1] else { return nil }
         for statement in lookups.deletes[table.rawValue] { try statement.run([.integer(id)]) }

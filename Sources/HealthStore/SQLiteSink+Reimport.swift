@@ -33,7 +33,6 @@ struct PreviousState {
     var isActive = false
     var tables = TrackedTable.allCases.map { TrackedRows(name: $0.name) }
     var routeMaxID: Int64 = 0
-    var anchors: [String: String] = [:]
     /// The newest `ExportDate` imported so far (UTC text, which sorts like the instants).
     var newestExportDate: String?
     var sourceIDs: [String: Int64] = [:]
@@ -41,8 +40,6 @@ struct PreviousState {
     var snapshotsCleared = false
     /// The zone of the database before this run (a different one means its rollups are all rebuilt).
     var storedTimeZone: String?
-    /// The `import_runs` id this run will have (rows it archives point to it).
-    var runID: Int64 = 1
 }
 
 /// The statements of a re-import: lookups by identity, and moving a row to `deleted_samples`.
@@ -158,9 +155,6 @@ extension SQLiteSink {
             if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \"\(table.name)\"") {
                 previous.tables[table.rawValue].previousCount = Int(count)
             }
-        }
-        for row in try connection.query("SELECT type, fingerprint FROM anchors") {
-            if case .text(let type) = row[0], case .text(let fingerprint) = row[1] { previous.anchors[type] = fingerprint }
         }
         if case .text(let date) = try connection.scalar(
             "SELECT max(export_date) FROM import_runs WHERE outcome IN ('ok', 'unchanged')")

@@ -63,6 +63,8 @@ public final class SQLiteSink: ExportSink {
     var changes: [String: TypeChanges] = [:]
     var currentChanges: (type: String, changes: TypeChanges)?
     let lookups: ReimportStatements
+    /// `import_runs`, its changes, the anchors and settings, written at the end of the run.
+    let runs: RunRecorder
     /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
     public let timeZone: TimeZone
 
@@ -84,12 +86,10 @@ public final class SQLiteSink: ExportSink {
             }
             statements = try SchemaStatements(target.connection)
             lookups = try ReimportStatements(target.connection)
+            runs = try RunRecorder(target.connection, hadData: hadData)
             if hadData {
                 try loadPreviousState()
                 try checkUnitSetting()
-            }
-            if case .integer(let last) = try target.connection.scalar("SELECT coalesce(max(id), 0) FROM import_runs") {
-                previous.runID = last + 1
             }
         } catch let error as ImportError {
             target.rollback()
@@ -162,12 +162,12 @@ public final class SQLiteSink: ExportSink {
             try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
-            try writeAnchors(exportDate: summary.exportDate)
-            try writeRun(summary)
-            try writeChanges()
-            try writeSetting("time_zone", timeZone.identifier)
-            try writeSetting("units", options.convertsUnits ? "converted" : "as exported")
-            try writeLastIDs()
+            try runs.writeAnchors(changes, exportDate: summary.exportDate, scope: options.scope)
+            try runs.writeRun(summary)
+            try runs.writeChanges(changes)
+            try runs.writeSetting("time_zone", timeZone.identifier)
+            try runs.writeSetting("units", options.convertsUnits ? "converted" : "as exported")
+            try runs.writeLastIDs(ids)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {
@@ -197,7 +197,7 @@ public final class SQLiteSink: ExportSink {
             var summary = summary
             summary.outcome = (error as? ImportError)?.kind == .refused ? "refused" : "failed"
             summary.error = "\(error)"
-            try writeRun(summary)
+            try runs.writeRun(summary)
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
