@@ -1,6 +1,6 @@
 import HealthModel
 
-/// Matching rows against earlier runs, and counting what changed per type.
+/// Matching rows against earlier runs, and removing rows (`ChangeLedger` counts what changed per type).
 extension SQLiteSink {
     /// Why a row of an earlier run leaves its table: `deleted_samples.reason`.
     enum RemovalReason: String {
@@ -19,26 +19,6 @@ extension SQLiteSink {
         /// Already met in this export (counted as unchanged).
         var wasSeen: Bool
         var start: Int64?
-    }
-
-    /// The changes of `type`; the current type's are kept out of the dictionary while its rows stream in.
-    @inline(__always) func withChanges(_ type: String, table: String, _ body: (inout TypeChanges) -> Void) {
-        if currentChanges?.type != type {
-            flushChanges()
-            currentChanges = (type, changes[type] ?? TypeChanges(table: table))
-        }
-        // swift-format-ignore: NeverForceUnwrap
-        body(&currentChanges!.changes)
-    }
-
-    func flushChanges() {
-        guard let current = currentChanges else { return }
-        changes[current.type] = current.changes
-        currentChanges = nil
-    }
-
-    func changesKey(_ table: TrackedTable, type: String) -> String {
-        table == .workouts ? TrackedTable.workoutType : type
     }
 
     /// Looks a sample up among the rows of earlier runs by (type, start, identity): an earlier row not met yet
@@ -89,7 +69,7 @@ extension SQLiteSink {
             previous.tables[table.rawValue].seen.remove(id)
         }
         return RemovedRow(
-            type: changesKey(table, type: row[0].text ?? ""), identity: identity, wasPrevious: wasPrevious,
+            type: ChangeLedger.key(table, type: row[0].text ?? ""), identity: identity, wasPrevious: wasPrevious,
             wasSeen: wasSeen, start: row[2].integer)
     }
 
@@ -108,13 +88,10 @@ extension SQLiteSink {
             if !options.scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id) } }
             for id in unseen {
                 guard let removed = try removeRow(table, id: id, reason: .deleted) else { continue }
-                withChanges(removed.type, table: table.name) {
-                    $0.deleted += 1
-                    $0.noteChange(start: removed.start)
-                }
+                ledger.countDeleted(removed, table: table)
             }
         }
-        flushChanges()
+        ledger.flush()
     }
 
     /// Whether an earlier run's row lies inside the run's filters (only then does its absence mean deletion).
@@ -124,42 +101,6 @@ extension SQLiteSink {
             [.integer(id)])
         guard let row = row.first else { return false }
         return options.scope.contains(
-            type: changesKey(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
-    }
-
-    /// Counts a row met in this export that an earlier run stored.
-    func countUnchanged(
-        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?
-    ) {
-        withChanges(changesKey(table, type: type), table: table.name) {
-            $0.unchanged += 1
-            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
-        }
-    }
-
-    /// Counts a row this run inserted; `replacing` when it took the place of an earlier run's row.
-    func countInserted(
-        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
-        replacing: Bool
-    ) {
-        withChanges(changesKey(table, type: type), table: table.name) {
-            if replacing { $0.replaced += 1 } else { $0.added += 1 }
-            $0.noteChange(start: start?.seconds)
-            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
-        }
-    }
-
-    /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
-    func uncount(_ removed: RemovedRow, table: TrackedTable) {
-        withChanges(removed.type, table: table.name) {
-            $0.noteChange(start: removed.start)
-            if removed.wasPrevious {
-                guard removed.wasSeen else { return }
-                $0.unchanged -= 1
-            } else {
-                $0.added -= 1
-            }
-            $0.unkeep(identity: removed.identity)
-        }
+            type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 }

@@ -78,7 +78,7 @@ extension SQLiteSink {
         if previous.isActive {
             switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
-                countUnchanged(
+                ledger.countUnchanged(
                     tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
                 return (tracked, id)
             case .duplicate:
@@ -140,7 +140,7 @@ extension SQLiteSink {
         }
         identity = stored
         count(table)
-        countInserted(
+        ledger.countInserted(
             tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: .samples(tracked), id: id) }
@@ -167,7 +167,7 @@ extension SQLiteSink {
     func replaceSample(table synced: SyncedTable, id: Int64) throws -> Bool {
         guard case .samples(let table) = synced, let removed = try removeRow(table, id: id, reason: .replaced)
         else { return false }
-        uncount(removed, table: table)
+        ledger.uncount(removed, table: table)
         if !removed.wasPrevious {
             count(table.name, -1)
             drops.add(.replaced)

@@ -59,9 +59,8 @@ public final class SQLiteSink: ExportSink {
 
     /// Matching against the rows of earlier runs (an empty state for a new database).
     var previous = PreviousState()
-    /// What this run did, per type (flushed from `currentChanges` when the type changes).
-    var changes: [String: TypeChanges] = [:]
-    var currentChanges: (type: String, changes: TypeChanges)?
+    /// What this run did, per type: counts, fingerprints, earliest changes.
+    var ledger = ChangeLedger()
     let lookups: ReimportStatements
     /// `import_runs`, its changes, the anchors and settings, written at the end of the run.
     let runs: RunRecorder
@@ -152,8 +151,8 @@ public final class SQLiteSink: ExportSink {
         var summary = summary
         do {
             try removeUnseenRows()
-            flushChanges()
-            summary.changes = changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
+            ledger.flush()
+            summary.changes = ledger.changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
             try connection.execute("DELETE FROM workout_duplicates")
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
@@ -162,9 +161,9 @@ public final class SQLiteSink: ExportSink {
             try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
-            try runs.writeAnchors(changes, exportDate: summary.exportDate, scope: options.scope)
+            try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope)
             try runs.writeRun(summary)
-            try runs.writeChanges(changes)
+            try runs.writeChanges(ledger.changes)
             try runs.writeSetting("time_zone", timeZone.identifier)
             try runs.writeSetting("units", options.convertsUnits ? "converted" : "as exported")
             try runs.writeLastIDs(ids)
