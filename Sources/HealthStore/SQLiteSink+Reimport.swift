@@ -35,8 +35,6 @@ struct PreviousState {
     var routeMaxID: Int64 = 0
     /// The newest `ExportDate` imported so far (UTC text, which sorts like the instants).
     var newestExportDate: String?
-    var sourceIDs: [String: Int64] = [:]
-    var lastSourceID: Int64 = 0
     var snapshotsCleared = false
     /// The zone of the database before this run (a different one means its rollups are all rebuilt).
     var storedTimeZone: String?
@@ -161,11 +159,6 @@ extension SQLiteSink {
         {
             previous.newestExportDate = date
         }
-        for row in try connection.query("SELECT id, name, version, device FROM sources") {
-            guard case .integer(let id) = row[0] else { continue }
-            previous.sourceIDs[Self.sourceKey(row[1].text, row[2].text, row[3].text)] = id
-            previous.lastSourceID = max(previous.lastSourceID, id)
-        }
     }
 
     /// Empties the tables this run refills (`Schema.snapshotTables`); done when the first item arrives, so
@@ -188,10 +181,6 @@ extension SQLiteSink {
                 + "this run would store new ones \(options.convertsUnits ? "converted" : "as exported (--raw-units)"), "
                 + "mixing both in one column",
             file: target.path, hint: "use the same unit setting as before, or import into a new database")
-    }
-
-    static func sourceKey(_ name: String?, _ version: String?, _ device: String?) -> String {
-        (name ?? "") + "\u{1F}" + (version ?? "") + "\u{1F}" + (device ?? "")
     }
 
     /// Refuses an export older than the newest one imported: its absence of newer samples would read as

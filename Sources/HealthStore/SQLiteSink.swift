@@ -47,8 +47,8 @@ public final class SQLiteSink: ExportSink {
     }
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
-    /// The `sources` row id of each of the decoder's source ids (0: not met yet).
-    var sourceRowIDs: [Int64] = []
+    /// The `sources` rows, and the row id of each of the decoder's source ids.
+    var sources: SourceTable
     var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
@@ -86,6 +86,7 @@ public final class SQLiteSink: ExportSink {
             statements = try SchemaStatements(target.connection)
             lookups = try ReimportStatements(target.connection)
             runs = try RunRecorder(target.connection, hadData: hadData)
+            sources = try SourceTable(target.connection, hadData: hadData)
             if hadData {
                 try loadPreviousState()
                 try checkUnitSetting()

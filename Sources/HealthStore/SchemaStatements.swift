@@ -6,7 +6,6 @@ struct SchemaStatements {
     let discrete: SQLiteStatement
     let category: SQLiteStatement
     let metadata: SQLiteStatement
-    let source: SQLiteStatement
     let correlation: SQLiteStatement
     let correlationSample: SQLiteStatement
     let beat: SQLiteStatement
@@ -56,7 +55,6 @@ struct SchemaStatements {
         deleteBeats = try connection.prepare("DELETE FROM hrv_beats WHERE sample_id = ?1")
         deletePoints = try connection.prepare("DELETE FROM route_points WHERE route_id = ?1")
         metadata = try insert("metadata")
-        source = try insert("sources", orReplace: true)
         correlation = try insert("correlations")
         correlationSample = try insert("correlation_samples")
         beat = try insert("hrv_beats")
