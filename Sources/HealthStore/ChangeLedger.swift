@@ -57,7 +57,7 @@ struct ChangeLedger {
     }
 
     /// Counts an earlier run's row that this export no longer has.
-    mutating func countDeleted(_ removed: SQLiteSink.RemovedRow, table: TrackedTable) {
+    mutating func countDeleted(_ removed: RemovedRow, table: TrackedTable) {
         update(removed.type, table: table) {
             $0.deleted += 1
             $0.noteChange(start: removed.start)
@@ -65,7 +65,7 @@ struct ChangeLedger {
     }
 
     /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
-    mutating func uncount(_ removed: SQLiteSink.RemovedRow, table: TrackedTable) {
+    mutating func uncount(_ removed: RemovedRow, table: TrackedTable) {
         update(removed.type, table: table) {
             $0.noteChange(start: removed.start)
             if removed.wasPrevious {

@@ -165,7 +165,7 @@ extension SQLiteSink {
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it
     /// is archived as `replaced`, and the new row counts as a replacement rather than an addition).
     func replaceSample(table synced: SyncedTable, id: Int64) throws -> Bool {
-        guard case .samples(let table) = synced, let removed = try removeRow(table, id: id, reason: .replaced)
+        guard case .samples(let table) = synced, let removed = try remover.remove(table, id: id, reason: .replaced, previous: &previous)
         else { return false }
         ledger.uncount(removed, table: table)
         if !removed.wasPrevious {

@@ -49,6 +49,8 @@ public final class SQLiteSink: ExportSink {
     public private(set) var rowCounts: [String: Int] = [:]
     /// The `sources` rows, and the row id of each of the decoder's source ids.
     var sources: SourceTable
+    /// Deletions, replacements and superseded routes: rows out, archived in `deleted_samples` when earlier.
+    let remover: RowRemover
     var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
@@ -87,6 +89,7 @@ public final class SQLiteSink: ExportSink {
             lookups = try ReimportStatements(target.connection)
             runs = try RunRecorder(target.connection, hadData: hadData)
             sources = try SourceTable(target.connection, hadData: hadData)
+            remover = try RowRemover(target.connection, runID: runs.runID)
             if hadData {
                 try loadPreviousState()
                 try checkUnitSetting()
@@ -151,7 +154,7 @@ public final class SQLiteSink: ExportSink {
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
-            try removeUnseenRows()
+            try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger)
             ledger.flush()
             summary.changes = ledger.changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
             try connection.execute("DELETE FROM workout_duplicates")
