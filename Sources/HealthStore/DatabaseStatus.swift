@@ -158,7 +158,7 @@ extension SQLiteSink {
                 throw ImportError(.input, "not a database of this version of healthetl", file: databasePath)
             }
             let changed = try recomputeLocalDates(target.connection, timeZone: timeZone)
-            try writeSetting(target.connection, "time_zone", timeZone.identifier)
+            try RunRecorder.writeSetting(target.connection, "time_zone", timeZone.identifier)
             let stored = try target.connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
             let options = try stored.map { try JSONDecoder().decode(RollupOptions.self, from: Data($0.utf8)) }
             try RollupTables.rebuild(target.connection, timeZone: timeZone, options: options ?? RollupOptions())

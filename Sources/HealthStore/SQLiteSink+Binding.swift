@@ -5,30 +5,11 @@ import HealthSQLite
 /// Binding rows: sources, the columns every sample-like table starts with, dates from scratch buffers,
 /// metadata and HRV beats.
 extension SQLiteSink {
-    /// The `sources` row of a source, written (or, in a re-import, found) the first time it is met. Source
-    /// ids of the decoder are per run; the database's are stable across runs.
-    @discardableResult
+    /// The `sources` row of a source, written (or, in a re-import, found) the first time it is met.
+    @discardableResult @inline(__always)
     func writeSource(_ source: SampleSource) throws -> Int64 {
-        if source.id < sourceRowIDs.count, sourceRowIDs[source.id] != 0 { return sourceRowIDs[source.id] }
-        if source.id >= sourceRowIDs.count {
-            sourceRowIDs.append(contentsOf: repeatElement(0, count: source.id - sourceRowIDs.count + 1))
-        }
-        let device = source.device
-        let key = Self.sourceKey(source.name, source.version, device?.key)
-        if let existing = previous.sourceIDs[key] {
-            sourceRowIDs[source.id] = existing
-            return existing
-        }
-        previous.lastSourceID += 1
-        let id = previous.lastSourceID
-        previous.sourceIDs[key] = id
-        sourceRowIDs[source.id] = id
-        try statements.source.run([
-            .integer(id), .text(source.name), text(source.version), text(device?.name),
-            text(device?.manufacturer), text(device?.model), text(device?.hardware), text(device?.software),
-            text(device?.key),
-        ])
-        count("sources")
+        let (id, inserted) = try sources.write(source)
+        if inserted { count("sources") }
         return id
     }
 
@@ -56,7 +37,7 @@ extension SQLiteSink {
     }
 
     func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
-        statement.bind(index, sourceRowIDs[source.id])
+        statement.bind(index, sources.rowID(source))
         statement.bind(index + 1, source.name)
     }
 

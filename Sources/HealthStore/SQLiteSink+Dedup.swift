@@ -69,10 +69,7 @@ extension SQLiteSink {
 
     /// Removes a superseded route and everything hanging off it (samples go through `replaceSample`).
     func deleteSuperseded(table: SyncedTable, id: Int64) throws {
-        try statements.deleteRow[table.name]?.run([.integer(id)])
-        try statements.deleteMetadata.run([.text(table.name), .integer(id)])
-        if table == .samples(.discrete) { try statements.deleteBeats.run([.integer(id)]) }
-        if table == .routes { try statements.deletePoints.run([.integer(id)]) }
+        try remover.removeSuperseded(table, id: id)
         count(table.name, -1)
         drops.add(.replaced)
     }

@@ -33,28 +33,20 @@ struct PreviousState {
     var isActive = false
     var tables = TrackedTable.allCases.map { TrackedRows(name: $0.name) }
     var routeMaxID: Int64 = 0
-    var anchors: [String: String] = [:]
     /// The newest `ExportDate` imported so far (UTC text, which sorts like the instants).
     var newestExportDate: String?
-    var sourceIDs: [String: Int64] = [:]
-    var lastSourceID: Int64 = 0
     var snapshotsCleared = false
     /// The zone of the database before this run (a different one means its rollups are all rebuilt).
     var storedTimeZone: String?
-    /// The `import_runs` id this run will have (rows it archives point to it).
-    var runID: Int64 = 1
 }
 
-/// The statements of a re-import: lookups by identity, and moving a row to `deleted_samples`.
+/// The statements of a re-import: lookups by identity (moving a row to `deleted_samples` is `RowRemover`'s).
 struct ReimportStatements {
     let findSample: [SQLiteStatement]
     let findCorrelation: SQLiteStatement
     let findWorkout: SQLiteStatement
-    /// Per tracked table: copy the row to `deleted_samples` (?1 run, ?2 reason, ?3 id), returning its type and
-    /// identity; then the deletes of the row and everything hanging off it (?1 id).
-    let archive: [SQLiteStatement]
+    /// Per tracked table: a row's type, identity and dates (?1 id).
     let typeAndIdentity: [SQLiteStatement]
-    let deletes: [[SQLiteStatement]]
     /// The samples linked to a correlation (?1 its id).
     let correlationChildren: SQLiteStatement
 
@@ -65,64 +57,16 @@ struct ReimportStatements {
         }
         findCorrelation = try connection.prepare("SELECT id FROM correlations WHERE identity = ?1 ORDER BY id")
         findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
-        archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
-        typeAndIdentity = try TrackedTable.allCases.map {
-            try connection.prepare(
-                """
-                SELECT \($0.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
-                       unixepoch(creation_date) FROM "\($0.name)" WHERE id = ?1
-                """)
-        }
-        deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
+        typeAndIdentity = try TrackedTable.allCases.map { try connection.prepare(Self.typeAndIdentitySQL($0)) }
         correlationChildren = try connection.prepare(
             "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1 ORDER BY rowid")
     }
 
-    static func archiveSQL(_ table: TrackedTable) -> String {
-        // swift-format-ignore: NeverForceUnwrap
-        let columns = Schema.tables.first { $0.name == table.name }!.columnNames
-        let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
-        return """
-            INSERT INTO deleted_samples (run_id, reason, row_table, row_id, type, source_name, start_date,
-                end_date, local_date, identity, row_json, metadata_json)
-            SELECT ?1, ?2, '\(table.name)', id, \(table.typeColumn), source_name, start_date, end_date, local_date,
-                identity, json_object(\(object)),
-                (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
-                 WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
-            FROM "\(table.name)" AS t WHERE id = ?3
-            RETURNING type, identity, unixepoch(start_date)
-            """
-    }
-
-    static func deleteSQL(_ table: TrackedTable) -> [String] {
-        let name = table.name
-        var sql = ["DELETE FROM metadata WHERE parent_table = '\(name)' AND parent_id = ?1"]
-        switch table {
-        case .cumulative, .discrete, .category:
-            sql += [
-                "DELETE FROM sync_identifiers WHERE row_table = '\(name)' AND row_id = ?1",
-                "DELETE FROM correlation_samples WHERE sample_table = '\(name)' AND sample_id = ?1",
-            ]
-            if table == .discrete { sql.append("DELETE FROM hrv_beats WHERE sample_id = ?1") }
-        case .correlations:
-            sql.append("DELETE FROM correlation_samples WHERE correlation_id = ?1")
-        case .workouts:
-            for child in ["workout_events", "workout_activities", "workout_routes"] {
-                sql.append(
-                    "DELETE FROM metadata WHERE parent_table = '\(child)' AND parent_id IN "
-                        + "(SELECT id FROM \(child) WHERE workout_id = ?1)")
-            }
-            sql += [
-                "DELETE FROM route_points WHERE route_id IN (SELECT id FROM workout_routes WHERE workout_id = ?1)",
-                "DELETE FROM sync_identifiers WHERE row_table = 'workout_routes' AND row_id IN "
-                    + "(SELECT id FROM workout_routes WHERE workout_id = ?1)",
-                "DELETE FROM workout_routes WHERE workout_id = ?1",
-                "DELETE FROM workout_events WHERE workout_id = ?1",
-                "DELETE FROM workout_statistics WHERE workout_id = ?1",
-                "DELETE FROM workout_activities WHERE workout_id = ?1",
-            ]
-        }
-        return sql + ["DELETE FROM \"\(name)\" WHERE id = ?1"]
+    static func typeAndIdentitySQL(_ table: TrackedTable) -> String {
+        """
+        SELECT \(table.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
+               unixepoch(creation_date) FROM "\(table.name)" WHERE id = ?1
+        """
     }
 }
 
@@ -159,18 +103,10 @@ extension SQLiteSink {
                 previous.tables[table.rawValue].previousCount = Int(count)
             }
         }
-        for row in try connection.query("SELECT type, fingerprint FROM anchors") {
-            if case .text(let type) = row[0], case .text(let fingerprint) = row[1] { previous.anchors[type] = fingerprint }
-        }
         if case .text(let date) = try connection.scalar(
             "SELECT max(export_date) FROM import_runs WHERE outcome IN ('ok', 'unchanged')")
         {
             previous.newestExportDate = date
-        }
-        for row in try connection.query("SELECT id, name, version, device FROM sources") {
-            guard case .integer(let id) = row[0] else { continue }
-            previous.sourceIDs[Self.sourceKey(row[1].text, row[2].text, row[3].text)] = id
-            previous.lastSourceID = max(previous.lastSourceID, id)
         }
     }
 
@@ -194,10 +130,6 @@ extension SQLiteSink {
                 + "this run would store new ones \(options.convertsUnits ? "converted" : "as exported (--raw-units)"), "
                 + "mixing both in one column",
             file: target.path, hint: "use the same unit setting as before, or import into a new database")
-    }
-
-    static func sourceKey(_ name: String?, _ version: String?, _ device: String?) -> String {
-        (name ?? "") + "\u{1F}" + (version ?? "") + "\u{1F}" + (device ?? "")
     }
 
     /// Refuses an export older than the newest one imported: its absence of newer samples would read as

@@ -78,7 +78,7 @@ extension SQLiteSink {
         if previous.isActive {
             switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
-                countUnchanged(
+                ledger.countUnchanged(
                     tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
                 return (tracked, id)
             case .duplicate:
@@ -140,7 +140,7 @@ extension SQLiteSink {
         }
         identity = stored
         count(table)
-        countInserted(
+        ledger.countInserted(
             tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: .samples(tracked), id: id) }
@@ -165,9 +165,9 @@ extension SQLiteSink {
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it
     /// is archived as `replaced`, and the new row counts as a replacement rather than an addition).
     func replaceSample(table synced: SyncedTable, id: Int64) throws -> Bool {
-        guard case .samples(let table) = synced, let removed = try removeRow(table, id: id, reason: .replaced)
+        guard case .samples(let table) = synced, let removed = try remover.remove(table, id: id, reason: .replaced, previous: &previous)
         else { return false }
-        uncount(removed, table: table)
+        ledger.uncount(removed, table: table)
         if !removed.wasPrevious {
             count(table.name, -1)
             drops.add(.replaced)

@@ -7,7 +7,7 @@ extension SQLiteSink {
         let identity = SampleIdentity.fingerprint(correlation, childIdentities: childIdentities)
         if let existing = try matchNested(.correlations, identity: identity) {
             try markChildrenSeen(ofCorrelation: existing)
-            countUnchanged(
+            ledger.countUnchanged(
                 .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
                 creation: correlation.creationDate)
             return
@@ -23,7 +23,7 @@ extension SQLiteSink {
         statement.bind(12, identity)
         try statement.run()
         count("correlations")
-        countInserted(
+        ledger.countInserted(
             .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, table: "correlations", id: id)
@@ -45,7 +45,7 @@ extension SQLiteSink {
     func writeWorkout(_ workout: Workout) throws {
         let identity = SampleIdentity.fingerprint(workout)
         if try matchNested(.workouts, identity: identity) != nil {
-            countUnchanged(
+            ledger.countUnchanged(
                 .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
                 creation: workout.creationDate)
             return
@@ -72,7 +72,7 @@ extension SQLiteSink {
         statement.bindNull(23)  // local_start: set for all new workouts at the end of the run (WorkoutTotals)
         try statement.run()
         count("workouts")
-        countInserted(
+        ledger.countInserted(
             .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
             creation: workout.creationDate, replacing: false)
         try writeMetadata(workout.metadata, table: "workouts", id: id)
@@ -167,10 +167,9 @@ extension SQLiteSink {
                 let row = try lookups.typeAndIdentity[table.rawValue].rows([.integer(childID)]).first,
                 case .integer(let identity) = row[1]
             else { continue }
-            withChanges(row[0].text ?? "", table: table.name) {
-                $0.unchanged += 1
-                $0.keep(identity: identity, start: row[2].integer, end: row[3].integer, creation: row[4].integer)
-            }
+            ledger.countUnchanged(
+                table, type: row[0].text ?? "", identity: identity, startSeconds: row[2].integer,
+                endSeconds: row[3].integer, creationSeconds: row[4].integer)
         }
     }
 }

@@ -47,8 +47,10 @@ public final class SQLiteSink: ExportSink {
     }
     /// Counts of rows written, by table.
     public private(set) var rowCounts: [String: Int] = [:]
-    /// The `sources` row id of each of the decoder's source ids (0: not met yet).
-    var sourceRowIDs: [Int64] = []
+    /// The `sources` rows, and the row id of each of the decoder's source ids.
+    var sources: SourceTable
+    /// Deletions, replacements and superseded routes: rows out, archived in `deleted_samples` when earlier.
+    let remover: RowRemover
     var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
@@ -59,10 +61,11 @@ public final class SQLiteSink: ExportSink {
 
     /// Matching against the rows of earlier runs (an empty state for a new database).
     var previous = PreviousState()
-    /// What this run did, per type (flushed from `currentChanges` when the type changes).
-    var changes: [String: TypeChanges] = [:]
-    var currentChanges: (type: String, changes: TypeChanges)?
+    /// What this run did, per type: counts, fingerprints, earliest changes.
+    var ledger = ChangeLedger()
     let lookups: ReimportStatements
+    /// `import_runs`, its changes, the anchors and settings, written at the end of the run.
+    let runs: RunRecorder
     /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
     public let timeZone: TimeZone
 
@@ -84,12 +87,12 @@ public final class SQLiteSink: ExportSink {
             }
             statements = try SchemaStatements(target.connection)
             lookups = try ReimportStatements(target.connection)
+            runs = try RunRecorder(target.connection, hadData: hadData)
+            sources = try SourceTable(target.connection, hadData: hadData)
+            remover = try RowRemover(target.connection, runID: runs.runID)
             if hadData {
                 try loadPreviousState()
                 try checkUnitSetting()
-            }
-            if case .integer(let last) = try target.connection.scalar("SELECT coalesce(max(id), 0) FROM import_runs") {
-                previous.runID = last + 1
             }
         } catch let error as ImportError {
             target.rollback()
@@ -151,9 +154,9 @@ public final class SQLiteSink: ExportSink {
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
-            try removeUnseenRows()
-            flushChanges()
-            summary.changes = changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
+            try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger)
+            ledger.flush()
+            summary.changes = ledger.changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
             try connection.execute("DELETE FROM workout_duplicates")
             let linked = try linkProbableDuplicateWorkouts()
             if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
@@ -162,12 +165,12 @@ public final class SQLiteSink: ExportSink {
             try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
-            try writeAnchors(exportDate: summary.exportDate)
-            try writeRun(summary)
-            try writeChanges()
-            try writeSetting("time_zone", timeZone.identifier)
-            try writeSetting("units", options.convertsUnits ? "converted" : "as exported")
-            try writeLastIDs()
+            try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope)
+            try runs.writeRun(summary)
+            try runs.writeChanges(ledger.changes)
+            try runs.writeSetting("time_zone", timeZone.identifier)
+            try runs.writeSetting("units", options.convertsUnits ? "converted" : "as exported")
+            try runs.writeLastIDs(ids)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {
@@ -197,7 +200,7 @@ public final class SQLiteSink: ExportSink {
             var summary = summary
             summary.outcome = (error as? ImportError)?.kind == .refused ? "refused" : "failed"
             summary.error = "\(error)"
-            try writeRun(summary)
+            try runs.writeRun(summary)
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

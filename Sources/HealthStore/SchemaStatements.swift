@@ -6,7 +6,6 @@ struct SchemaStatements {
     let discrete: SQLiteStatement
     let category: SQLiteStatement
     let metadata: SQLiteStatement
-    let source: SQLiteStatement
     let correlation: SQLiteStatement
     let correlationSample: SQLiteStatement
     let beat: SQLiteStatement
@@ -27,10 +26,6 @@ struct SchemaStatements {
     let stateOfMind: SQLiteStatement
     let syncLookup: SQLiteStatement
     let syncStore: SQLiteStatement
-    let deleteRow: [String: SQLiteStatement]
-    let deleteMetadata: SQLiteStatement
-    let deleteBeats: SQLiteStatement
-    let deletePoints: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws {
         func insert(_ name: String, orReplace: Bool = false, orIgnore: Bool = false) throws -> SQLiteStatement {
@@ -49,14 +44,7 @@ struct SchemaStatements {
         syncLookup = try connection.prepare(
             "SELECT version, row_table, row_id FROM sync_identifiers WHERE source_name = ?1 AND sync_identifier = ?2")
         syncStore = try insert("sync_identifiers", orReplace: true)
-        deleteRow = Dictionary(
-            uniqueKeysWithValues: try ["cumulative_samples", "discrete_samples", "category_samples", "workout_routes"]
-                .map { ($0, try connection.prepare("DELETE FROM \"\($0)\" WHERE id = ?1")) })
-        deleteMetadata = try connection.prepare("DELETE FROM metadata WHERE parent_table = ?1 AND parent_id = ?2")
-        deleteBeats = try connection.prepare("DELETE FROM hrv_beats WHERE sample_id = ?1")
-        deletePoints = try connection.prepare("DELETE FROM route_points WHERE route_id = ?1")
         metadata = try insert("metadata")
-        source = try insert("sources", orReplace: true)
         correlation = try insert("correlations")
         correlationSample = try insert("correlation_samples")
         beat = try insert("hrv_beats")

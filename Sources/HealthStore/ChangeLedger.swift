@@ -1,0 +1,91 @@
+import HealthModel
+
+/// What this run did, per type: rows added, replaced, deleted and met unchanged, with the order-independent
+/// fingerprint of the rows each type keeps (written as its anchor) and the earliest change (where its rollups
+/// are rebuilt from).
+///
+/// Exports are grouped by type, so the current type's counts stay out of the dictionary while its rows stream
+/// in: a row costs no hash lookup.
+struct ChangeLedger {
+    /// The changes by type; complete after `flush()`.
+    private(set) var changes: [String: TypeChanges] = [:]
+    private var current: (type: String, changes: TypeChanges)?
+
+    /// The key a row is counted under: its type, except workouts, which are one type to HealthKit (their
+    /// activity type varies).
+    static func key(_ table: TrackedTable, type: String) -> String {
+        table == .workouts ? TrackedTable.workoutType : type
+    }
+
+    /// Moves the current type's counts into `changes`.
+    mutating func flush() {
+        guard let current else { return }
+        changes[current.type] = current.changes
+        self.current = nil
+    }
+
+    /// Counts a row met in this export that an earlier run stored.
+    mutating func countUnchanged(
+        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?
+    ) {
+        countUnchanged(
+            table, type: type, identity: identity, startSeconds: start?.seconds, endSeconds: end?.seconds,
+            creationSeconds: creation?.seconds)
+    }
+
+    /// Counts an earlier run's row met again, with its dates as read from the database (UTC seconds).
+    mutating func countUnchanged(
+        _ table: TrackedTable, type: String, identity: Int64, startSeconds: Int64?, endSeconds: Int64?,
+        creationSeconds: Int64?
+    ) {
+        update(Self.key(table, type: type), table: table) {
+            $0.unchanged += 1
+            $0.keep(identity: identity, start: startSeconds, end: endSeconds, creation: creationSeconds)
+        }
+    }
+
+    /// Counts a row this run inserted; `replacing` when it took the place of an earlier run's row.
+    mutating func countInserted(
+        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
+        replacing: Bool
+    ) {
+        update(Self.key(table, type: type), table: table) {
+            if replacing { $0.replaced += 1 } else { $0.added += 1 }
+            $0.noteChange(start: start?.seconds)
+            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
+        }
+    }
+
+    /// Counts an earlier run's row that this export no longer has.
+    mutating func countDeleted(_ removed: RemovedRow, table: TrackedTable) {
+        update(removed.type, table: table) {
+            $0.deleted += 1
+            $0.noteChange(start: removed.start)
+        }
+    }
+
+    /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
+    mutating func uncount(_ removed: RemovedRow, table: TrackedTable) {
+        update(removed.type, table: table) {
+            $0.noteChange(start: removed.start)
+            if removed.wasPrevious {
+                guard removed.wasSeen else { return }
+                $0.unchanged -= 1
+            } else {
+                $0.added -= 1
+            }
+            $0.unkeep(identity: removed.identity)
+        }
+    }
+
+    @inline(__always) private mutating func update(
+        _ type: String, table: TrackedTable, _ body: (inout TypeChanges) -> Void
+    ) {
+        if current?.type != type {
+            flush()
+            current = (type, changes[type] ?? TypeChanges(table: table.name))
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        body(&current!.changes)
+    }
+}

@@ -1,0 +1,175 @@
+import HealthModel
+import HealthSQLite
+
+/// Why a row of an earlier run leaves its table: `deleted_samples.reason`.
+enum RemovalReason: String {
+    /// The newer export no longer has it.
+    case deleted
+    /// A higher sync version took its place.
+    case replaced
+}
+
+/// A row taken out of a table, and what the run's bookkeeping needs to know about it.
+struct RemovedRow {
+    var type: String
+    var identity: Int64
+    /// Stored by an earlier run (so it was archived in `deleted_samples`), rather than by this one.
+    var wasPrevious: Bool
+    /// Already met in this export (counted as unchanged).
+    var wasSeen: Bool
+    var start: Int64?
+}
+
+/// Takes rows out of their tables with everything hanging off them: the rows of earlier runs that a newer
+/// export no longer has (`deleted`), the rows a higher sync version replaces (`replaced`), and superseded
+/// routes. A row of an earlier run is first copied to `deleted_samples`, so nothing leaves the database
+/// unrecorded.
+struct RowRemover {
+    private let connection: SQLiteConnection
+    /// The run the archived rows point to.
+    private let runID: Int64
+    /// Per tracked table: copy the row to `deleted_samples` (?1 run, ?2 reason, ?3 id), returning its type,
+    /// identity and start.
+    private let archive: [SQLiteStatement]
+    /// Per tracked table: a row of this run's type, identity and dates (?1 id).
+    private let typeAndIdentity: [SQLiteStatement]
+    /// Per tracked table: the deletes of the row and everything hanging off it (?1 id).
+    private let deletes: [[SQLiteStatement]]
+    /// Per sample table, then the routes: the delete of a superseded row of this run (?1 id).
+    private let deleteSuperseded: [SQLiteStatement]
+    private let deleteMetadata: SQLiteStatement
+    private let deleteBeats: SQLiteStatement
+    private let deletePoints: SQLiteStatement
+
+    init(_ connection: SQLiteConnection, runID: Int64) throws {
+        self.connection = connection
+        self.runID = runID
+        archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
+        typeAndIdentity = try TrackedTable.allCases.map {
+            try connection.prepare(ReimportStatements.typeAndIdentitySQL($0))
+        }
+        deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
+        deleteSuperseded = try ["cumulative_samples", "discrete_samples", "category_samples", "workout_routes"].map {
+            try connection.prepare("DELETE FROM \"\($0)\" WHERE id = ?1")
+        }
+        deleteMetadata = try connection.prepare("DELETE FROM metadata WHERE parent_table = ?1 AND parent_id = ?2")
+        deleteBeats = try connection.prepare("DELETE FROM hrv_beats WHERE sample_id = ?1")
+        deletePoints = try connection.prepare("DELETE FROM route_points WHERE route_id = ?1")
+    }
+
+    /// Deletes a row and everything hanging off it. A row of an earlier run is first copied to
+    /// `deleted_samples` with `reason`, and leaves `previous`'s rows.
+    func remove(_ table: TrackedTable, id: Int64, reason: RemovalReason, previous: inout PreviousState) throws
+        -> RemovedRow?
+    {
+        let rows = previous.tables[table.rawValue]
+        let wasPrevious = previous.isActive && rows.isPrevious(id)
+        let found =
+            wasPrevious
+            ? try archive[table.rawValue].rows([.integer(runID), .text(reason.rawValue), .integer(id)])
+            : try typeAndIdentity[table.rawValue].rows([.integer(id)])
+        guard let row = found.first, case .integer(let identity) = row[1] else { return nil }
+        for statement in deletes[table.rawValue] { try statement.run([.integer(id)]) }
+        let wasSeen = rows.seen.contains(id)
+        if wasPrevious {
+            previous.tables[table.rawValue].previousCount -= 1
+            previous.tables[table.rawValue].seen.remove(id)
+        }
+        return RemovedRow(
+            type: ChangeLedger.key(table, type: row[0].text ?? ""), identity: identity, wasPrevious: wasPrevious,
+            wasSeen: wasSeen, start: row[2].integer)
+    }
+
+    /// Removes a row of this run that a higher sync version superseded (a route; samples go through
+    /// `remove`), with its metadata, beats or points.
+    func removeSuperseded(_ table: SQLiteSink.SyncedTable, id: Int64) throws {
+        let rowDelete: SQLiteStatement? =
+            switch table {
+            case .routes: deleteSuperseded[3]
+            case .samples(let samples): samples.rawValue < 3 ? deleteSuperseded[samples.rawValue] : nil
+            }
+        try rowDelete?.run([.integer(id)])
+        try deleteMetadata.run([.text(table.name), .integer(id)])
+        if table == .samples(.discrete) { try deleteBeats.run([.integer(id)]) }
+        if table == .routes { try deletePoints.run([.integer(id)]) }
+    }
+
+    /// The end of a re-import: the rows of earlier runs inside `scope` that this export no longer has are
+    /// moved to `deleted_samples` and counted in `ledger`. A table whose earlier rows were all met is not
+    /// searched.
+    func removeUnseenRows(previous: inout PreviousState, scope: SampleFilter, ledger: inout ChangeLedger) throws {
+        guard previous.isActive else { return }
+        for table in TrackedTable.allCases where previous.tables[table.rawValue].hasUnseenRows {
+            var unseen: [Int64] = []
+            let rows = previous.tables[table.rawValue]
+            // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
+            // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
+            let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1 ORDER BY id")
+            scan.bind(1, rows.previousMaxID)
+            try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
+            if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }
+            for id in unseen {
+                guard let removed = try remove(table, id: id, reason: .deleted, previous: &previous) else { continue }
+                ledger.countDeleted(removed, table: table)
+            }
+        }
+        ledger.flush()
+    }
+
+    /// Whether an earlier run's row lies inside the run's filters (only then does its absence mean deletion).
+    private func isInScope(_ table: TrackedTable, id: Int64, _ scope: SampleFilter) throws -> Bool {
+        let row = try connection.query(
+            "SELECT \(table.typeColumn), source_name, unixepoch(start_date) FROM \"\(table.name)\" WHERE id = ?1",
+            [.integer(id)])
+        guard let row = row.first else { return false }
+        return scope.contains(
+            type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
+    }
+
+    private static func archiveSQL(_ table: TrackedTable) -> String {
+        // swift-format-ignore: NeverForceUnwrap
+        let columns = Schema.tables.first { $0.name == table.name }!.columnNames
+        let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+        return """
+            INSERT INTO deleted_samples (run_id, reason, row_table, row_id, type, source_name, start_date,
+                end_date, local_date, identity, row_json, metadata_json)
+            SELECT ?1, ?2, '\(table.name)', id, \(table.typeColumn), source_name, start_date, end_date, local_date,
+                identity, json_object(\(object)),
+                (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
+                 WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
+            FROM "\(table.name)" AS t WHERE id = ?3
+            RETURNING type, identity, unixepoch(start_date)
+            """
+    }
+
+    private static func deleteSQL(_ table: TrackedTable) -> [String] {
+        let name = table.name
+        var sql = ["DELETE FROM metadata WHERE parent_table = '\(name)' AND parent_id = ?1"]
+        switch table {
+        case .cumulative, .discrete, .category:
+            sql += [
+                "DELETE FROM sync_identifiers WHERE row_table = '\(name)' AND row_id = ?1",
+                "DELETE FROM correlation_samples WHERE sample_table = '\(name)' AND sample_id = ?1",
+            ]
+            if table == .discrete { sql.append("DELETE FROM hrv_beats WHERE sample_id = ?1") }
+        case .correlations:
+            sql.append("DELETE FROM correlation_samples WHERE correlation_id = ?1")
+        case .workouts:
+            for child in ["workout_events", "workout_activities", "workout_routes"] {
+                sql.append(
+                    "DELETE FROM metadata WHERE parent_table = '\(child)' AND parent_id IN "
+                        + "(SELECT id FROM \(child) WHERE workout_id = ?1)")
+            }
+            sql += [
+                "DELETE FROM route_points WHERE route_id IN (SELECT id FROM workout_routes WHERE workout_id = ?1)",
+                "DELETE FROM sync_identifiers WHERE row_table = 'workout_routes' AND row_id IN "
+                    + "(SELECT id FROM workout_routes WHERE workout_id = ?1)",
+                "DELETE FROM workout_routes WHERE workout_id = ?1",
+                "DELETE FROM workout_events WHERE workout_id = ?1",
+                "DELETE FROM workout_statistics WHERE workout_id = ?1",
+                "DELETE FROM workout_activities WHERE workout_id = ?1",
+            ]
+        }
+        return sql + ["DELETE FROM \"\(name)\" WHERE id = ?1"]
+    }
+}
