@@ -163,6 +163,21 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
         #expect(try GPXReader.read(GPXTestStream(gpxDocument(point))).first?.speed == 3.5)
     }
 
+    /// Names are recognised by libxml2's interned pointer after their first appearance, in a cache of a few
+    /// dozen names: a file with more distinct names than that, and with `lat`/`lon` in either order, must read
+    /// every point and field the same (the cache is only a shortcut).
+    @Test func manyDistinctElementNamesDoNotHidePointsOrFields() throws {
+        let noise = (0..<40).map { "<x\($0)>1</x\($0)>" }.joined()
+        let points = (0..<6).map { index in
+            let position = index.isMultiple(of: 2) ? #"lat="1.5" lon="2""# : #"lon="2" lat="1.5""#
+            return "<trkpt \(position)><extensions>\(noise)<speed>\(index)</speed></extensions><ele>7</ele></trkpt>"
+        }
+        let result = try GPXReader.readResult(GPXTestStream(gpxDocument(noise + points.joined(separator: "\n"))))
+        #expect(result.skippedPoints == 0)
+        #expect(result.points.map(\.speed) == (0..<6).map { Optional(Double($0)) })
+        #expect(result.points.allSatisfy { $0.latitude == 1.5 && $0.longitude == 2 && $0.elevation == 7 })
+    }
+
     @Test func metadataTimeIsNotAPoint() throws {
         let result = try GPXReader.readResult(GPXTestStream(gpxDocument("")))
         #expect(result == GPXReader.Result(points: [], skippedPoints: 0))
