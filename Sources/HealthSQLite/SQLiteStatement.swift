@@ -7,6 +7,13 @@ public final class SQLiteStatement {
     // Finalize must come before close: keep the connection alive.
     private let connection: SQLiteConnection
     public let sql: String
+    /// One slot per parameter for short text: a bound string is copied here and bound without SQLite
+    /// copying it again. SQLite's own copy (`SQLITE_TRANSIENT`) costs a malloc and a free per bound string,
+    /// several per row on the writing thread. Because every parameter has its own slot, rebinding one
+    /// never changes what another one points to, so the rule stays the one of `SQLITE_TRANSIENT`: the
+    /// bytes are the caller's only during the call. Allocated on the first text bind.
+    private var textSlots: UnsafeMutablePointer<UInt8>?
+    private static let textSlotSize = 128
 
     package init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
@@ -18,7 +25,32 @@ public final class SQLiteStatement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)  // before the slots go: the bound values may point into them
+        textSlots?.deallocate()
+    }
+
+    /// Binds `count` bytes of text at `bytes`: copied into the parameter's slot when short, else by SQLite.
+    @inline(__always) private func bindCopiedText(_ index: Int32, _ bytes: UnsafePointer<UInt8>?, count: Int) {
+        guard count <= Self.textSlotSize, index >= 1, let slot = slot(for: index) else {
+            sqlite3_bind_text(handle, index, bytes, Int32(count), SQLITE_TRANSIENT)
+            return
+        }
+        if count > 0, let bytes { slot.update(from: bytes, count: count) }
+        sqlite3_bind_text(handle, index, slot, Int32(count), nil)
+    }
+
+    @inline(__always) private func slot(for index: Int32) -> UnsafeMutablePointer<UInt8>? {
+        if let textSlots {
+            return Int(index) <= parameterCount ? textSlots + (Int(index) - 1) * Self.textSlotSize : nil
+        }
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        guard parameterCount > 0, Int(index) <= parameterCount else { return nil }
+        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: parameterCount * Self.textSlotSize)
+        textSlots = slots
+        return slots + (Int(index) - 1) * Self.textSlotSize
+    }
+    private var parameterCount = 0
 
     // MARK: - Binding (1-based indexes, as in SQLite)
 
@@ -38,14 +70,12 @@ public final class SQLiteStatement {
             return
         }
         var text = value
-        text.withUTF8 { bytes in
-            _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
-        }
+        text.withUTF8 { bytes in bindCopiedText(index, bytes.baseAddress, count: bytes.count) }
     }
 
-    /// Binds text held in a caller's buffer (dates formatted without a `String`); SQLite copies it.
+    /// Binds text held in a caller's buffer (dates formatted without a `String`), copying it.
     @inline(__always) public func bindText(_ index: Int32, _ bytes: UnsafePointer<UInt8>, count: Int) {
-        sqlite3_bind_text(handle, index, bytes, Int32(count), SQLITE_TRANSIENT)
+        bindCopiedText(index, bytes, count: count)
     }
 
     /// Binds text without SQLite copying it at bind time.
