@@ -22,12 +22,12 @@ final class Production {
         defer { done.signal() }
         let output = QueueSink(queue: queue)
         let chain = StageChain(stages: stages, sink: output)
-        let counter = ItemCounter()
+        var counter = ItemCounter()
         var sinceProgress = 0
         do {
             while let item = try reader.next() {
                 counter.count(item, into: &summary)
-                try chain.push(item)
+                try chain.push(consume item)
                 sinceProgress += 1
                 if sinceProgress == 4096, let progress {
                     sinceProgress = 0
@@ -45,6 +45,7 @@ final class Production {
             }
             try chain.finish()
             try output.flush()
+            counter.addCounts(to: &summary)
             summary.xmlBytes = reader.progress.done
             summary.removedControlCharacters = reader.removedControlCharacters
             summary.warnings = reader.warnings.merging(extraWarnings, uniquingKeysWith: +)
@@ -57,6 +58,7 @@ final class Production {
             for (flag, value) in summary.flagged { summary.warnings["records kept but flagged: \(flag)"] = value }
             queue.close()
         } catch {
+            counter.addCounts(to: &summary)  // a failed run's record says how far it got
             queue.close(error: error)
         }
     }
@@ -94,14 +96,14 @@ final class StageChain {
         return result
     }
 
-    func push(_ item: ExportItem) throws { try push(item, into: first) }
+    func push(_ item: consuming ExportItem) throws { try push(item, into: first) }
 
-    private func push(_ item: ExportItem, into link: Link?) throws {
+    private func push(_ item: consuming ExportItem, into link: Link?) throws {
         guard let link else {
-            try sink.write(item)
+            try sink.write(handingOver: consume item)
             return
         }
-        try link.stage.process(item) { try push($0, into: link.next) }
+        try link.stage.process(consume item) { try push($0, into: link.next) }
     }
 
     /// Lets each stage emit what it held back, in order, so later stages still see it.
@@ -115,8 +117,18 @@ final class StageChain {
 }
 
 /// Counts items by kind and flags for the summary.
+///
+/// Kinds are counted in an array and added to the summary's `items` once, at the end: a keyed count per
+/// item hashed a string for each of millions of records.
 struct ItemCounter: Sendable {
-    func count(_ item: ExportItem, into summary: inout ImportSummary) {
+    private static let kindNames = [
+        "characteristics", "records", "correlations", "workouts", "activity summaries", "clinical records",
+        "audiograms", "vision prescriptions", "ECG recordings", "documents", "state of mind entries",
+    ]
+    private var counts = [Int](repeating: 0, count: kindNames.count)
+
+    mutating func count(_ item: ExportItem, into summary: inout ImportSummary) {
+        let kind: Int
         switch item {
         case .header(let locale, let exportDate):
             if let locale { summary.locale = locale }
@@ -124,24 +136,32 @@ struct ItemCounter: Sendable {
                 summary.exportDate = TimestampFormatting.utcString(exportDate.seconds)
                 summary.exportUTCOffset = TimestampFormatting.offsetString(exportDate.offsetSeconds)
             }
-        case .characteristics: summary.items["characteristics", default: 0] += 1
+            return
+        case .characteristics: kind = 0
         case .sample(let sample):
-            summary.items["records", default: 0] += 1
+            kind = 1
             if !sample.flags.isEmpty { countFlags(sample.flags, into: &summary) }
         case .correlation(let correlation):
-            summary.items["correlations", default: 0] += 1
+            kind = 2
             if !correlation.flags.isEmpty { countFlags(correlation.flags, into: &summary) }
         case .workout(let workout):
-            summary.items["workouts", default: 0] += 1
+            kind = 3
             if !workout.flags.isEmpty { countFlags(workout.flags, into: &summary) }
-        case .activitySummary: summary.items["activity summaries", default: 0] += 1
-        case .clinicalRecord: summary.items["clinical records", default: 0] += 1
-        case .audiogram: summary.items["audiograms", default: 0] += 1
-        case .visionPrescription: summary.items["vision prescriptions", default: 0] += 1
-        case .electrocardiogram: summary.items["ECG recordings", default: 0] += 1
-        case .document: summary.items["documents", default: 0] += 1
-        case .stateOfMind: summary.items["state of mind entries", default: 0] += 1
+        case .activitySummary: kind = 4
+        case .clinicalRecord: kind = 5
+        case .audiogram: kind = 6
+        case .visionPrescription: kind = 7
+        case .electrocardiogram: kind = 8
+        case .document: kind = 9
+        case .stateOfMind: kind = 10
         }
+        counts[kind] += 1
+    }
+
+    /// Adds the counts so far to `summary.items` and starts again from zero.
+    mutating func addCounts(to summary: inout ImportSummary) {
+        for (kind, count) in counts.enumerated() where count > 0 { summary.items[Self.kindNames[kind], default: 0] += count }
+        counts = [Int](repeating: 0, count: Self.kindNames.count)
     }
 
     private func countFlags(_ flags: SampleFlags, into summary: inout ImportSummary) {

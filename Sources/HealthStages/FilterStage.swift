@@ -11,7 +11,7 @@ public struct FilterStage: ExportStage {
 
     public init(_ filter: SampleFilter) { self.filter = filter }
 
-    public mutating func process(_ item: ExportItem, emit: (ExportItem) throws -> Void) throws {
+    public mutating func process(_ item: consuming ExportItem, emit: (consuming ExportItem) throws -> Void) throws {
         let kept: Bool
         switch item {
         case .sample(let sample):

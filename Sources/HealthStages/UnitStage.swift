@@ -10,16 +10,21 @@ import HealthModel
 public struct UnitStage: ExportStage {
     public let name = "units"
     public var report: [String: Int] {
-        problems.merging(converted.map { ("records converted " + $0.key, $0.value) }, uniquingKeysWith: +)
+        var converted = converted
+        if let run = conversionRun { converted[run.from + " → " + run.to, default: 0] += run.count }
+        return problems.merging(converted.map { ("records converted " + $0.key, $0.value) }, uniquingKeysWith: +)
     }
     private var problems: [String: Int] = [:]
     private var converted: [String: Int] = [:]
+    /// Conversions counted as runs of one (from, to) pair, as samples arrive type by type: counting each in
+    /// `converted` built a key string and hashed it for every converted sample.
+    private var conversionRun: (from: String, to: String, count: Int)?
     private let conversions = UnitConversionCache()
     private var metadataTargets: [String: String?] = [:]
 
     public init() {}
 
-    public mutating func process(_ item: ExportItem, emit: (ExportItem) throws -> Void) throws {
+    public mutating func process(_ item: consuming ExportItem, emit: (consuming ExportItem) throws -> Void) throws {
         switch item {
         case .sample(let sample):
             // Most samples are already in their canonical unit and carry no metadata: pass those on untouched
@@ -29,6 +34,7 @@ public struct UnitStage: ExportStage {
                 return
             }
             var changed = sample
+            item = .header(locale: nil, exportDate: nil)  // let go of the item's copy: no array is copied on write
             normalize(&changed)
             try emit(.sample(changed))
         case .correlation(var correlation):
@@ -42,8 +48,8 @@ public struct UnitStage: ExportStage {
         case .activitySummary(var summary):
             normalize(&summary)
             try emit(.activitySummary(summary))
-        default:
-            try emit(item)
+        case let other:
+            try emit(other)
         }
     }
 
@@ -72,7 +78,16 @@ public struct UnitStage: ExportStage {
         sample.rawUnit = unit
         sample.value = converter.convert(value)
         sample.unit = target
-        if counted { converted[unit + " → " + target, default: 0] += 1 }
+        if counted { countConversion(from: unit, to: target) }
+    }
+
+    private mutating func countConversion(from unit: String, to target: String) {
+        if let run = conversionRun, run.from == unit, run.to == target {
+            conversionRun?.count += 1
+            return
+        }
+        if let run = conversionRun { converted[run.from + " → " + run.to, default: 0] += run.count }
+        conversionRun = (unit, target, 1)
     }
 
     mutating func normalize(_ workout: inout Workout) {

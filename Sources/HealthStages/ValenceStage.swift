@@ -12,12 +12,11 @@ public struct ValenceStage: ExportStage {
 
     public init() {}
 
-    public mutating func process(_ item: ExportItem, emit: (ExportItem) throws -> Void) throws {
-        guard case .stateOfMind = item else {
+    public mutating func process(_ item: consuming ExportItem, emit: (consuming ExportItem) throws -> Void) throws {
+        guard case .stateOfMind(var entry) = item else {
             try emit(item)
             return
         }
-        guard case .stateOfMind(var entry) = item else { return }
         guard let valence = entry.valence else {
             report["state of mind entries without a valence (kept, no percent)", default: 0] += 1
             try emit(.stateOfMind(entry))

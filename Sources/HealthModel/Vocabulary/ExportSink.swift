@@ -4,7 +4,13 @@
 /// was before the run.
 public protocol ExportSink: AnyObject {
     func write(_ item: ExportItem) throws
+    /// `write` for an item the caller hands over; a sink that keeps items (a queue) takes it without a copy.
+    func write(handingOver item: consuming ExportItem) throws
     /// Makes the output durable; returns the summary with what the sink itself did at the end.
     func finish(_ summary: ImportSummary) throws -> ImportSummary
     func abort()
+}
+
+extension ExportSink {
+    public func write(handingOver item: consuming ExportItem) throws { try write(item) }
 }

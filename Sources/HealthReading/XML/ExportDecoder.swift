@@ -206,13 +206,13 @@ final class ExportDecoder: SAXHandler {
     }
 
     private func endRecord() {
-        guard var record = sample else { return }
-        sample = nil
+        // Moved out (`take`), not copied: a copy would retain every field of the record, then release them.
+        guard var record = sample.take() else { return }
         if !record.beats.isEmpty { BeatTimes.anchor(&record.beats, to: record.startDate) }
         if correlation != nil {
-            correlation?.children.append(record)
+            correlation?.children.append(consume record)
         } else {
-            pending.append(.sample(record))
+            pending.append(.sample(consume record))
         }
     }
 
