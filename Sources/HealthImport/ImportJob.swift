@@ -75,7 +75,7 @@ public struct ImportJob {
         }
 
         // Decode (and run the stages) on a second thread while this one writes.
-        let queue = ItemQueue()
+        let queue = ItemQueue(decoderDoesMore: !sink.updatesExistingDatabase)
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         let produced = Handoff(production)
@@ -89,7 +89,14 @@ public struct ImportJob {
             while let batch = try queue.pop() {
                 // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
                 // every string and array it holds, for millions of items).
-                for index in batch.indices { try sink.write(batch[index]) }
+                if batch.identities.isEmpty {
+                    for index in batch.items.indices { try sink.write(batch.items[index]) }
+                } else {
+                    for index in batch.items.indices {
+                        try sink.write(batch.items[index], sampleIdentity: batch.identities[index])
+                    }
+                }
+                queue.giveBack(batch)
                 try Interruption.check(file: databasePath)
             }
         } catch {

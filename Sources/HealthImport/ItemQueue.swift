@@ -1,6 +1,22 @@
 import Foundation
 import HealthModel
 
+/// Items cut into one hand-over between the threads, with the fingerprints of its samples when the decoding
+/// thread computed them (`ItemQueue.decoderDoesMore`).
+struct ItemBatch {
+    var items: [ExportItem] = []
+    /// `SampleIdentity.fingerprint` of each `.sample` item, by index (0 for other items); empty when the
+    /// writing thread computes them.
+    var identities: [Int64] = []
+    var weight = 0
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        identities.removeAll(keepingCapacity: true)
+        weight = 0
+    }
+}
+
 /// A bounded queue of item batches between the decoding thread and the writing thread.
 ///
 /// On two cores, decoding the XML and writing SQLite each take about half the time of an import, so running
@@ -8,29 +24,46 @@ import HealthModel
 /// instead of piling items up. It counts weight (`ExportItem.weight`), not batches: a batch of one workout
 /// with three hours of 1 Hz route points weighs as much as a few ordinary batches, and a bound of eight batches
 /// let eight such workouts wait at once.
+///
+/// Which thread does the work that could be done on either is set per import (`decoderDoesMore`): in a
+/// first import the writing thread is the slower one, so the decoding thread computes the samples'
+/// fingerprints and frees the batches the writer is done with; in a re-import the decoding thread is the
+/// slower one (most samples are only looked up), and the writing thread does both.
 final class ItemQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [(items: [ExportItem], weight: Int)] = []
+    private var batches: [ItemBatch] = []
+    /// Batches the writer is done with, to be emptied (their items released) and reused by the producer.
+    private var spent: [ItemBatch] = []
     private var queuedWeight = 0
     private let capacityWeight: Int
     private var closed = false
     private var producerError: Error?
     private var cancelled = false
+    let decoderDoesMore: Bool
 
     /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
     /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
     /// peak (measured, see the README).
-    init(capacityWeight: Int = 4 * 4096) { self.capacityWeight = capacityWeight }
+    init(capacityWeight: Int = 4 * 4096, decoderDoesMore: Bool = false) {
+        self.capacityWeight = capacityWeight
+        self.decoderDoesMore = decoderDoesMore
+    }
 
     /// Blocks while the queue is full. Returns false when the consumer has given up (stop producing).
-    func push(_ batch: [ExportItem], weight: Int) -> Bool {
+    /// `reusable` receives a spent batch when there is one, emptied here, on the producer's thread.
+    func push(_ batch: consuming ItemBatch, reusable: inout ItemBatch?) -> Bool {
         condition.lock()
-        defer { condition.unlock() }
-        while !batches.isEmpty && queuedWeight + weight > capacityWeight && !cancelled { condition.wait() }
-        if cancelled { return false }
-        batches.append((batch, weight))
-        queuedWeight += weight
+        while !batches.isEmpty && queuedWeight + batch.weight > capacityWeight && !cancelled { condition.wait() }
+        if cancelled {
+            condition.unlock()
+            return false
+        }
+        queuedWeight += batch.weight
+        batches.append(batch)
+        reusable = spent.popLast()
         condition.broadcast()
+        condition.unlock()
+        reusable?.removeAll()  // outside the lock: this releases a batch's worth of items
         return true
     }
 
@@ -44,7 +77,7 @@ final class ItemQueue: @unchecked Sendable {
     }
 
     /// Blocks until a batch is available; nil at the end. Throws the producer's error.
-    func pop() throws -> [ExportItem]? {
+    func pop() throws -> ItemBatch? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty && !closed { condition.wait() }
@@ -52,10 +85,20 @@ final class ItemQueue: @unchecked Sendable {
             let batch = batches.removeFirst()
             queuedWeight -= batch.weight
             condition.broadcast()
-            return batch.items
+            return batch
         }
         if let producerError { throw producerError }
         return nil
+    }
+
+    /// The writer is done with `batch`. When the decoder does more, it goes back to the producer, which
+    /// releases its items and refills it; else it is released here. A few at most are kept: the producer
+    /// takes one back for each batch it pushes.
+    func giveBack(_ batch: consuming ItemBatch) {
+        guard decoderDoesMore else { return }
+        condition.lock()
+        if spent.count < 4 && !closed && !cancelled { spent.append(batch) }
+        condition.unlock()
     }
 
     /// The consumer failed: wake the producer so it stops.
@@ -63,6 +106,7 @@ final class ItemQueue: @unchecked Sendable {
         condition.lock()
         cancelled = true
         batches.removeAll()
+        spent.removeAll()
         queuedWeight = 0
         condition.broadcast()
         condition.unlock()
@@ -76,8 +120,7 @@ final class ItemQueue: @unchecked Sendable {
 /// so a batch holds about half a megabyte and the whole queue a few megabytes.
 final class QueueSink: ExportSink {
     private let queue: ItemQueue
-    private var batch: [ExportItem] = []
-    private var weight = 0
+    private var batch = ItemBatch()
     private let batchWeight: Int
 
     init(queue: ItemQueue, batchWeight: Int = 4096) {
@@ -85,17 +128,28 @@ final class QueueSink: ExportSink {
         self.batchWeight = batchWeight
     }
 
-    func write(_ item: ExportItem) throws {
-        batch.append(item)
-        weight += item.weight
-        if weight >= batchWeight { try flush() }
+    func write(_ item: ExportItem) throws { try write(handingOver: item) }
+
+    func write(handingOver item: consuming ExportItem) throws {
+        batch.weight += item.weight
+        if queue.decoderDoesMore {
+            if case .sample(let sample) = item {
+                batch.identities.append(SampleIdentity.fingerprint(sample))
+            } else {
+                batch.identities.append(0)
+            }
+        }
+        batch.items.append(consume item)
+        if batch.weight >= batchWeight { try flush() }
     }
 
     func flush() throws {
-        guard !batch.isEmpty else { return }
-        guard queue.push(batch, weight: weight) else { throw CancellationError() }
-        batch.removeAll(keepingCapacity: true)
-        weight = 0
+        guard !batch.items.isEmpty else { return }
+        var reusable: ItemBatch?
+        let full = batch
+        batch = ItemBatch()
+        guard queue.push(full, reusable: &reusable) else { throw CancellationError() }
+        if let reusable { batch = reusable } else { batch.items.reserveCapacity(1024) }
     }
 
     func finish(_ summary: ImportSummary) throws -> ImportSummary {

@@ -28,8 +28,8 @@ extension SQLiteSink {
         type.hasPrefix("HKQuantityTypeIdentifierDietary") || type.hasPrefix("HKQuantityTypeIdentifierBloodPressure")
     }
 
-    func writeTopLevelSample(_ sample: Sample) throws {
-        let identity = SampleIdentity.fingerprint(sample)
+    func writeTopLevelSample(_ sample: Sample, identity: Int64? = nil) throws {
+        let identity = identity ?? SampleIdentity.fingerprint(sample)
         guard let (table, id) = try writeSample(sample, identity: identity) else { return }
         if lastKind?.correlationChild == true {
             correlationCandidates[identity] = (table, id)

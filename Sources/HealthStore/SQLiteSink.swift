@@ -151,6 +151,21 @@ public final class SQLiteSink: ExportSink {
         }
     }
 
+    /// `write`, with a sample's `SampleIdentity.fingerprint` computed already (by the decoding thread, which
+    /// has time to spare in a first import).
+    public func write(_ item: ExportItem, sampleIdentity: Int64) throws {
+        guard case .sample(let sample) = item else { return try write(item) }
+        do {
+            if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
+            try writeTopLevelSample(sample, identity: sampleIdentity)
+        } catch let error as SQLiteError {
+            throw ImportError(.output, "\(error)", file: target.path)
+        }
+    }
+
+    /// Whether this run updates a database that earlier runs wrote (most samples are then only looked up).
+    public var updatesExistingDatabase: Bool { previous.isActive }
+
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
