@@ -74,9 +74,12 @@ public struct ImportJob {
             throw labeled(error)
         }
 
-        // Decode (and run the stages) on a second thread while this one writes.
+        // Decode on a second thread while this one writes. The stages run on the thread with time to spare: the
+        // decoding one in a first import, this one in a re-import (see `ItemQueue.decoderDoesMore`).
         let queue = ItemQueue(decoderDoesMore: !sink.updatesExistingDatabase)
-        let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
+        let writerStages = queue.decoderDoesMore ? nil : StageChain(stages: stages, sink: sink)
+        let production = Production(
+            reader: reader, stages: writerStages == nil ? stages : [], progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         let produced = Handoff(production)
         let decoder = Thread {
@@ -86,10 +89,16 @@ public struct ImportJob {
         decoder.name = "decode"
         decoder.start()
         do {
-            while let batch = try queue.pop() {
+            while var batch = try queue.pop() {
                 // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
-                // every string and array it holds, for millions of items).
-                if batch.identities.isEmpty {
+                // every string and array it holds, for millions of items); to the stages, moved out of it.
+                if let writerStages {
+                    for index in batch.items.indices {
+                        var item = ExportItem.header(locale: nil, exportDate: nil)
+                        swap(&item, &batch.items[index])
+                        try writerStages.push(consume item)
+                    }
+                } else if batch.identities.isEmpty {
                     for index in batch.items.indices { try sink.write(batch.items[index]) }
                 } else {
                     for index in batch.items.indices {
@@ -107,6 +116,15 @@ public struct ImportJob {
         }
         produced.value.waitUntilDone()
         summary = produced.value.summary
+        if let writerStages {
+            do {
+                try writerStages.finish()
+            } catch {
+                sink.abort(recording: labeled(error), summary: summary)
+                throw labeled(error)
+            }
+            for stage in writerStages.stages where !stage.report.isEmpty { summary.stages[stage.name] = stage.report }
+        }
         summary.rows = sink.rowCounts
         summary.dropped = sink.dropped
         summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
