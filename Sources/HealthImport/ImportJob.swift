@@ -74,12 +74,13 @@ public struct ImportJob {
             throw labeled(error)
         }
 
-        // Decode on a second thread while this one writes. The stages run on the thread with time to spare: the
-        // decoding one in a first import, this one in a re-import (see `ItemQueue.decoderDoesMore`).
+        // Decode on a second thread while this one writes. Reading the GPX files of routes runs on the thread
+        // with time to spare: the decoding one in a first import, this one in a re-import, where most samples
+        // are only looked up (see `ItemQueue.decoderDoesMore`).
         let queue = ItemQueue(decoderDoesMore: !sink.updatesExistingDatabase)
-        let writerStages = queue.decoderDoesMore ? nil : StageChain(stages: stages, sink: sink)
-        let production = Production(
-            reader: reader, stages: writerStages == nil ? stages : [], progress: progress, summary: summary)
+        var writerRoutes = queue.decoderDoesMore ? nil : RouteResolver(container: container)
+        reader.resolvesRoutes = queue.decoderDoesMore
+        let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         let produced = Handoff(production)
         let decoder = Thread {
@@ -91,17 +92,15 @@ public struct ImportJob {
         do {
             while var batch = try queue.pop() {
                 // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
-                // every string and array it holds, for millions of items); to the stages, moved out of it.
-                if let writerStages {
-                    for index in batch.items.indices {
-                        var item = ExportItem.header(locale: nil, exportDate: nil)
-                        swap(&item, &batch.items[index])
-                        try writerStages.push(consume item)
-                    }
-                } else if batch.identities.isEmpty {
-                    for index in batch.items.indices { try sink.write(batch.items[index]) }
-                } else {
-                    for index in batch.items.indices {
+                // every string and array it holds, for millions of items).
+                for index in batch.items.indices {
+                    if writerRoutes != nil, case .workout(var workout) = batch.items[index] {
+                        batch.items[index] = .header(locale: nil, exportDate: nil)  // `workout` is the only copy
+                        writerRoutes?.resolve(&workout)
+                        try sink.write(.workout(workout))
+                    } else if batch.identities.isEmpty {
+                        try sink.write(batch.items[index])
+                    } else {
                         try sink.write(batch.items[index], sampleIdentity: batch.identities[index])
                     }
                 }
@@ -116,15 +115,7 @@ public struct ImportJob {
         }
         produced.value.waitUntilDone()
         summary = produced.value.summary
-        if let writerStages {
-            do {
-                try writerStages.finish()
-            } catch {
-                sink.abort(recording: labeled(error), summary: summary)
-                throw labeled(error)
-            }
-            for stage in writerStages.stages where !stage.report.isEmpty { summary.stages[stage.name] = stage.report }
-        }
+        if let writerRoutes { summary.warnings.merge(writerRoutes.warnings, uniquingKeysWith: +) }
         summary.rows = sink.rowCounts
         summary.dropped = sink.dropped
         summary.warnings.merge(sink.warnings, uniquingKeysWith: +)

@@ -15,9 +15,15 @@ public final class ExportReader {
     private var xmlFinished = false
     private var trailingPaths: ArraySlice<String>?
     private var sideFileWarnings: [String: Int] = [:]
+    private var routes: RouteResolver
+    /// Whether `next()` reads the GPX files of a workout's routes; when false, the workout comes without
+    /// points and whoever takes it resolves them with a `RouteResolver` of its own (the import does, on
+    /// its writing thread, in a re-import).
+    public var resolvesRoutes = true
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
         self.container = container
+        routes = RouteResolver(container: container)
         for name in container.duplicateEntryNames {
             sideFileWarnings["zip entry name appears more than once (the first is used): \(name)", default: 0] += 1
         }
@@ -37,6 +43,7 @@ public final class ExportReader {
     /// Counted warnings from the XML and the side files.
     public var warnings: [String: Int] {
         var all = decoder.warnings.merging(sideFileWarnings, uniquingKeysWith: +)
+            .merging(routes.warnings, uniquingKeysWith: +)
         if document.replacedInvalidUTF8Bytes > 0 {
             all["bytes that were not valid UTF-8, replaced by '?'"] = document.replacedInvalidUTF8Bytes
         }
@@ -69,8 +76,8 @@ public final class ExportReader {
         swap(&item, &decoder.pending[queueIndex])
         queueIndex += 1
         switch item {
-        case .workout(var workout):
-            resolveRoutes(&workout)
+        case .workout(var workout) where resolvesRoutes:
+            routes.resolve(&workout)
             return .workout(workout)
         case .clinicalRecord(var record):
             resolveResource(&record)
@@ -81,32 +88,6 @@ public final class ExportReader {
     }
 
     private func warn(_ message: String) { sideFileWarnings[message, default: 0] += 1 }
-
-    private func resolveRoutes(_ workout: inout Workout) {
-        for index in workout.routes.indices {
-            guard let path = workout.routes[index].filePath else { continue }
-            do {
-                guard let stream = try container.openSideFile(path) else {
-                    workout.routes[index].problem = "route file \(path) is not in the export"
-                    warn("route file referenced but missing (the exporter writes none for an empty route)")
-                    continue
-                }
-                let result = try GPXReader.readResult(stream)
-                workout.routes[index].points = result.points
-                if result.skippedPoints > 0 {
-                    sideFileWarnings["route points without a valid latitude/longitude (skipped)", default: 0] +=
-                        result.skippedPoints
-                }
-            } catch let error as ImportError {
-                let located = error.located(file: container.path, entry: container.sideFileLabel(path))
-                workout.routes[index].problem = located.description
-                warn("route file unreadable: \(located.description)")
-            } catch {
-                workout.routes[index].problem = "\(error)"
-                warn("route file unreadable: \(error)")
-            }
-        }
-    }
 
     /// FHIR resources are small documents; 64 MB is far beyond any real one.
     private static let maximumSideFileSize = 64 * 1024 * 1024

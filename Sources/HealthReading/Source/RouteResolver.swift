@@ -1,0 +1,43 @@
+import Foundation
+import HealthModel
+
+/// Reads the GPX files a workout's routes refer to and fills in their points.
+///
+/// Its own value, with its own warnings, so that either thread of an import can run it: the reader does in a
+/// first import; in a re-import the decoding thread is the slower one, and the writing thread resolves routes
+/// instead (`ExportReader.resolvesRoutes`). The container reads side files with `pread`, so two threads can
+/// read entries of one zip at once.
+public struct RouteResolver {
+    public let container: ExportContainer
+    /// Counted warnings, merged into the run's summary.
+    public private(set) var warnings: [String: Int] = [:]
+
+    public init(container: ExportContainer) { self.container = container }
+
+    /// A missing or unreadable file leaves the route without points, with `problem` saying why, and a
+    /// counted warning: never a failed import.
+    public mutating func resolve(_ workout: inout Workout) {
+        for index in workout.routes.indices {
+            guard let path = workout.routes[index].filePath else { continue }
+            do {
+                guard let stream = try container.openSideFile(path) else {
+                    workout.routes[index].problem = "route file \(path) is not in the export"
+                    warnings["route file referenced but missing (the exporter writes none for an empty route)", default: 0] += 1
+                    continue
+                }
+                let result = try GPXReader.readResult(stream)
+                workout.routes[index].points = result.points
+                if result.skippedPoints > 0 {
+                    warnings["route points without a valid latitude/longitude (skipped)", default: 0] += result.skippedPoints
+                }
+            } catch let error as ImportError {
+                let located = error.located(file: container.path, entry: container.sideFileLabel(path))
+                workout.routes[index].problem = located.description
+                warnings["route file unreadable: \(located.description)", default: 0] += 1
+            } catch {
+                workout.routes[index].problem = "\(error)"
+                warnings["route file unreadable: \(error)", default: 0] += 1
+            }
+        }
+    }
+}
