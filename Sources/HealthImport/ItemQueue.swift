@@ -60,10 +60,14 @@ final class ItemQueue: @unchecked Sendable {
         }
         queuedWeight += batch.weight
         batches.append(batch)
-        reusable = spent.popLast()
+        var finished = spent
+        spent.removeAll(keepingCapacity: true)
         condition.broadcast()
         condition.unlock()
-        reusable?.removeAll()  // outside the lock: this releases a batch's worth of items
+        // Outside the lock: this releases up to two batches' worth of items. One is kept for its capacity.
+        reusable = finished.popLast()
+        reusable?.removeAll()
+        finished.removeAll()
         return true
     }
 
@@ -92,12 +96,12 @@ final class ItemQueue: @unchecked Sendable {
     }
 
     /// The writer is done with `batch`. When the decoder does more, it goes back to the producer, which
-    /// releases its items and refills it; else it is released here. A few at most are kept: the producer
-    /// takes one back for each batch it pushes.
+    /// releases its items the next time it pushes (and refills one); else it is released here. Two at most
+    /// wait, so the memory they hold stays small while the producer waits for room.
     func giveBack(_ batch: consuming ItemBatch) {
         guard decoderDoesMore else { return }
         condition.lock()
-        if spent.count < 4 && !closed && !cancelled { spent.append(batch) }
+        if spent.count < 2 && !closed && !cancelled { spent.append(batch) }
         condition.unlock()
     }
 
