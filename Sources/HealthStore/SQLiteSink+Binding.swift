@@ -83,30 +83,55 @@ extension SQLiteSink {
 
     func writeMetadata(_ entries: [MetadataEntry], table: String, id: Int64) throws {
         guard !entries.isEmpty else { return }
-        let statement = statements.metadata
-        for entry in entries {
-            statement.bind(1, table)
-            statement.bind(2, id)
-            statement.bind(3, entry.key)
-            statement.bind(4, entry.value)
-            statement.bind(5, entry.number)
-            statement.bind(6, entry.numberUnit)
-            try statement.run()
+        try statements.metadata.insert(count: entries.count) { statement, first, row in
+            let entry = entries[row]
+            statement.bind(first, table)
+            statement.bind(first + 1, id)
+            statement.bind(first + 2, entry.key)
+            statement.bind(first + 3, entry.value)
+            statement.bind(first + 4, entry.number)
+            statement.bind(first + 5, entry.numberUnit)
         }
         count("metadata", entries.count)
     }
 
     func writeBeats(_ beats: [HeartbeatReading], sampleID: Int64) throws {
-        let statement = statements.beat
-        for (sequence, beat) in beats.enumerated() {
-            statement.bind(1, sampleID)
-            statement.bind(2, sequence)
-            statement.bind(3, beat.bpm)
-            statement.bind(4, beat.seconds.map(Self.fractionalUTC))
-            statement.bind(5, beat.rawTime)
-            try statement.run()
+        try statements.beat.insert(count: beats.count) { statement, first, sequence in
+            let beat = beats[sequence]
+            statement.bind(first, sampleID)
+            statement.bind(first + 1, sequence)
+            statement.bind(first + 2, beat.bpm)
+            if let seconds = beat.seconds {
+                bindFractionalUTC(statement, first + 3, seconds)
+            } else {
+                statement.bindNull(first + 3)
+            }
+            statement.bind(first + 4, beat.rawTime)
         }
         count("hrv_beats", beats.count)
+    }
+
+    /// Binds `fractionalUTC(seconds)`, formatted in scratch memory rather than in a new `String`: a route
+    /// has a point per second, an HRV record a beat per second. Instants outside 1970–2099 take the
+    /// `String` path (none in real exports; it keeps the output the same for them).
+    func bindFractionalUTC(_ statement: SQLiteStatement, _ index: Int32, _ seconds: Double) {
+        guard seconds >= 0, seconds < 4_102_444_800 else {
+            statement.bind(index, Self.fractionalUTC(seconds))
+            return
+        }
+        let whole = seconds.rounded(.down)
+        let centis = Int(((seconds - whole) * 100).rounded())
+        let out = scratch + 16 * 32
+        utcWriter.write(Int64(whole) + (centis >= 100 ? 1 : 0), into: out)
+        var count = TimestampFormatting.utcLength
+        if centis > 0, centis < 100 {
+            out[19] = UInt8(ascii: ".")
+            out[20] = UInt8(ascii: "0") + UInt8(centis / 10)
+            out[21] = UInt8(ascii: "0") + UInt8(centis % 10)
+            out[22] = UInt8(ascii: "Z")
+            count += 3
+        }
+        statement.bindText(index, out, count: count)
     }
 
     /// `2019-06-18T01:07:11.94Z`.

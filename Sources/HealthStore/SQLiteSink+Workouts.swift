@@ -141,19 +141,23 @@ extension SQLiteSink {
         ])
         count("workout_routes")
         try writeMetadata(route.metadata, table: "workout_routes", id: id)
-        let statement = statements.point
-        for (sequence, point) in route.points.enumerated() {
-            statement.bind(1, id)
-            statement.bind(2, sequence)
-            if let time = point.time { statement.bind(3, Self.fractionalUTC(time)) } else { statement.bindNull(3) }
-            statement.bind(4, point.latitude)
-            statement.bind(5, point.longitude)
-            statement.bind(6, point.elevation)
-            statement.bind(7, point.speed)
-            statement.bind(8, point.course)
-            statement.bind(9, point.horizontalAccuracy)
-            statement.bind(10, point.verticalAccuracy)
-            try statement.run()
+        let points = route.points
+        try statements.point.insert(count: points.count) { statement, first, sequence in
+            let point = points[sequence]
+            statement.bind(first, id)
+            statement.bind(first + 1, sequence)
+            if let time = point.time {
+                bindFractionalUTC(statement, first + 2, time)
+            } else {
+                statement.bindNull(first + 2)
+            }
+            statement.bind(first + 3, point.latitude)
+            statement.bind(first + 4, point.longitude)
+            statement.bind(first + 5, point.elevation)
+            statement.bind(first + 6, point.speed)
+            statement.bind(first + 7, point.course)
+            statement.bind(first + 8, point.horizontalAccuracy)
+            statement.bind(first + 9, point.verticalAccuracy)
         }
         count("route_points", route.points.count)
     }

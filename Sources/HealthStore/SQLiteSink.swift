@@ -56,7 +56,9 @@ public final class SQLiteSink: ExportSink {
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
-    private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
+    /// 16 slots of 32 bytes for text bound without a copy (`scratchSlot`), and a 17th for text formatted
+    /// only to be copied by the bind (`bindFractionalUTC`).
+    private let scratchBuffer = ScratchBuffer(byteCount: 17 * 32)
     var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
     /// Matching against the rows of earlier runs (an empty state for a new database).

@@ -5,16 +5,16 @@ struct SchemaStatements {
     let cumulative: SQLiteStatement
     let discrete: SQLiteStatement
     let category: SQLiteStatement
-    let metadata: SQLiteStatement
+    let metadata: MultiRowInsert
     let correlation: SQLiteStatement
     let correlationSample: SQLiteStatement
-    let beat: SQLiteStatement
+    let beat: MultiRowInsert
     let workout: SQLiteStatement
     let event: SQLiteStatement
     let activity: SQLiteStatement
     let statistic: SQLiteStatement
     let route: SQLiteStatement
-    let point: SQLiteStatement
+    let point: MultiRowInsert
     let summary: SQLiteStatement
     let ecg: SQLiteStatement
     let clinical: SQLiteStatement
@@ -28,10 +28,11 @@ struct SchemaStatements {
     let syncStore: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws {
+        // swift-format-ignore: NeverForceUnwrap
+        // Every name here is a table of Schema.tables (checked by the schema tests).
+        func table(_ name: String) -> SchemaTable { Schema.tables.first { $0.name == name }! }
         func insert(_ name: String, orReplace: Bool = false, orIgnore: Bool = false) throws -> SQLiteStatement {
-            // swift-format-ignore: NeverForceUnwrap
-            // Every name here is a table of Schema.tables (checked by the schema tests).
-            let table = Schema.tables.first { $0.name == name }!
+            let table = table(name)
             var sql = table.insertSQL()
             if orReplace { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR REPLACE INTO") }
             // An exact duplicate meets the UNIQUE (type, start_date, identity) constraint and is not stored.
@@ -44,16 +45,18 @@ struct SchemaStatements {
         syncLookup = try connection.prepare(
             "SELECT version, row_table, row_id FROM sync_identifiers WHERE source_name = ?1 AND sync_identifier = ?2")
         syncStore = try insert("sync_identifiers", orReplace: true)
-        metadata = try insert("metadata")
+        // Rows per step: a sample has a few metadata entries (eight from some apps), an HRV record ~60 beats,
+        // a route thousands of points.
+        metadata = try MultiRowInsert(connection, table: table("metadata"), rowsPerStep: 4)
         correlation = try insert("correlations")
         correlationSample = try insert("correlation_samples")
-        beat = try insert("hrv_beats")
+        beat = try MultiRowInsert(connection, table: table("hrv_beats"), rowsPerStep: 16)
         workout = try insert("workouts")
         event = try insert("workout_events")
         activity = try insert("workout_activities")
         statistic = try insert("workout_statistics")
         route = try insert("workout_routes")
-        point = try insert("route_points")
+        point = try MultiRowInsert(connection, table: table("route_points"), rowsPerStep: 32)
         summary = try insert("activity_summaries")
         ecg = try insert("ecg_recordings")
         clinical = try insert("clinical_records")

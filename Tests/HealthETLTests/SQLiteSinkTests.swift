@@ -32,6 +32,29 @@ struct SQLiteSinkTests {
         return try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: zone)!).run()
     }
 
+    /// Route points and beats bind their instants from scratch memory; the text must be what
+    /// `fractionalUTC` writes, for every fraction and across the writer's cached day.
+    @Test func instantsBoundFromScratchMatchTheStringForm() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let sink = try SQLiteSink(path: directory.file("health.sqlite"), timeZone: TimeZone(identifier: "UTC"))
+        defer { sink.abort() }
+        let select = try sink.connection.prepare("SELECT ?1")
+        var instants: [Double] = [0, 0.004, 0.005, 0.994, 0.995, 0.999, 59.999, 86_399.996, 1_560_820_031.94]
+        instants += [-1.5, 4_102_444_800.25, 5e9]  // outside 1970–2099: the String path
+        var seconds = 1_700_000_000.0
+        for step in 0..<2000 {
+            seconds += Double(step % 7) * 0.37 + (step % 500 == 0 ? 86_400 : 0)  // same day, then the next
+            instants.append(seconds)
+        }
+        for instant in instants {
+            sink.bindFractionalUTC(select, 1, instant)
+            var bound: String?
+            try select.forEachRow { bound = $0.text(0) }
+            #expect(bound == SQLiteSink.fractionalUTC(instant), "instant \(instant)")
+        }
+    }
+
     @Test func writesEveryKindToItsTable() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
