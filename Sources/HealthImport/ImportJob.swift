@@ -98,10 +98,9 @@ public struct ImportJob {
                         batch.items[index] = .header(locale: nil, exportDate: nil)  // `workout` is the only copy
                         writerRoutes?.resolve(&workout)
                         try sink.write(.workout(workout))
-                    } else if batch.identities.isEmpty {
-                        try sink.write(batch.items[index])
                     } else {
-                        try sink.write(batch.items[index], sampleIdentity: batch.identities[index])
+                        let identity = batch.identities.isEmpty ? nil : batch.identities[index]
+                        try sink.write(batch.items[index], sampleIdentity: identity)
                     }
                 }
                 queue.giveBack(batch)

@@ -3,9 +3,9 @@ import HealthModel
 import HealthSQLite
 
 extension SQLiteSink {
-    func writeItem(_ item: ExportItem) throws {
+    func writeItem(_ item: ExportItem, sampleIdentity: Int64? = nil) throws {
         switch item {
-        case .sample(let sample): try writeTopLevelSample(sample)
+        case .sample(let sample): try writeTopLevelSample(sample, identity: sampleIdentity)
         case .correlation(let correlation): try writeCorrelation(correlation)
         case .workout(let workout): try writeWorkout(workout)
         case .header(_, let exportDate): try checkExportDate(exportDate)  // the rest goes to import_runs

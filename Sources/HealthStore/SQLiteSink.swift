@@ -144,22 +144,14 @@ public final class SQLiteSink: ExportSink {
         return true
     }
 
-    public func write(_ item: ExportItem) throws {
-        do {
-            if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
-            try writeItem(item)
-        } catch let error as SQLiteError {
-            throw ImportError(.output, "\(error)", file: target.path)
-        }
-    }
+    public func write(_ item: ExportItem) throws { try write(item, sampleIdentity: nil) }
 
-    /// `write`, with a sample's `SampleIdentity.fingerprint` computed already (by the decoding thread, which
-    /// has time to spare in a first import).
-    public func write(_ item: ExportItem, sampleIdentity: Int64) throws {
-        guard case .sample(let sample) = item else { return try write(item) }
+    /// `write`, with a sample's `SampleIdentity.fingerprint` when it was computed already (by the decoding
+    /// thread, which has time to spare in a first import).
+    public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
         do {
             if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
-            try writeTopLevelSample(sample, identity: sampleIdentity)
+            try writeItem(item, sampleIdentity: sampleIdentity)
         } catch let error as SQLiteError {
             throw ImportError(.output, "\(error)", file: target.path)
         }
