@@ -30,7 +30,8 @@ package struct CSVTableLayout {
     func blobLengthResultColumn(_ blobIndex: Int) -> Int { rowidResultColumn + 1 + blobIndex }
 
     /// Columns named explicitly (not `*`), so the file has the schema's order even where a database's column
-    /// order differs; rows in rowid order, which is `id` order where the table has one.
+    /// order differs; rows in rowid order, which is `id` order where the table has one (`rowOrders` names
+    /// the exceptions).
     ///
     /// A blob is not selected: stepping to a row would read it whole. The query selects its length instead
     /// (which SQLite answers without reading the value), and the exporter reads it in pieces through
@@ -49,8 +50,19 @@ package struct CSVTableLayout {
                 columns.append("CASE WHEN typeof(\(column)) = 'blob' THEN length(\(column)) END")
             }
         }
-        return "SELECT " + columns.joined(separator: ", ") + " FROM \"\(table.name)\" AS t ORDER BY t.rowid"
+        return "SELECT " + columns.joined(separator: ", ") + " FROM \"\(table.name)\" AS t ORDER BY "
+            + (Self.rowOrders[table.name] ?? "t.rowid")
     }
+
+    /// Tables whose rowids say nothing about their rows, in an order of their own. Rollups are rebuilt by
+    /// parts on every import (a new database's by two reading threads at once), so their rowids follow
+    /// whichever part was computed first: by type, then period from the shortest, start and statistic, the
+    /// file is the same for the same rollups.
+    static let rowOrders: [String: String] = [
+        "rollups":
+            "t.type, CASE t.period WHEN 'hour' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 WHEN 'month' THEN 3 END, "
+            + "t.period, t.period_start, t.statistic"
+    ]
 
     /// An instant is a TEXT column named `…_date` (except `local_date`, a calendar day) or documented as UTC
     /// (`date`, `time`, `date_issued`, `started_at`). Calendar days (`local_date`, `activity_summaries.date`)
