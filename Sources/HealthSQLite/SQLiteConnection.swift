@@ -52,11 +52,13 @@ public final class SQLiteConnection {
         return true
     }()
 
-    public init(path: String, create: Bool = true) throws {
+    /// `readOnly`: the connection never writes (and never creates the file).
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
         _ = Self.configured
         self.path = path
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

@@ -5,6 +5,11 @@ import HealthRollups
 /// Runs the `RollupEngine`s on a thread of their own, so the engine's sweep overlaps SQLite reading the next
 /// samples (the two cost about the same). The SQLite thread sends batches of one type's samples and takes back
 /// the rows to insert; only it touches the connection. The inbox is bounded, so memory stays flat.
+///
+/// When another thread sends the samples and the inserting thread only takes rows (a parallel pass), the
+/// rows can come faster than they are inserted; `outboxRowLimit` then makes the worker wait for them to be
+/// taken. (A thread that both sends and takes must not set it: it could wait on a full inbox while the
+/// worker waits on a full outbox.)
 final class RollupWorker: @unchecked Sendable {
     /// Rows of one type, with what inserting them needs.
     struct Output {
@@ -29,14 +34,18 @@ final class RollupWorker: @unchecked Sendable {
     private let condition = NSCondition()
     private var inbox: [Work] = []
     private var outbox: [Output] = []
+    private var outboxRows = 0
+    private let outboxRowLimit: Int?
     private var failure: Error?
     private var stopped = false
+    private var cancelled = false
     private let periods: [RollupPeriod]
     private let timeZone: TimeZone
 
-    init(periods: [RollupPeriod], timeZone: TimeZone) {
+    init(periods: [RollupPeriod], timeZone: TimeZone, outboxRowLimit: Int? = nil) {
         self.periods = periods
         self.timeZone = timeZone
+        self.outboxRowLimit = outboxRowLimit
         let thread = Thread { [self] in work() }
         thread.name = "rollups"
         thread.start()
@@ -55,15 +64,33 @@ final class RollupWorker: @unchecked Sendable {
         defer { condition.unlock() }
         let output = outbox
         outbox.removeAll()
+        outboxRows = 0
+        condition.broadcast()
         return output
     }
 
-    /// Waits for the last rows; rethrows what the engine threw.
+    /// Waits for the last rows; rethrows what the engine threw. The rows are taken while it waits, so a
+    /// worker held by `outboxRowLimit` can go on.
     func finish() throws -> [Output] {
-        send(.stop)
         condition.lock()
-        while !stopped { condition.wait() }
-        let output = outbox
+        var output: [Output] = []
+        func takeWaiting() {
+            output += outbox
+            outbox.removeAll()
+            outboxRows = 0
+            condition.broadcast()
+        }
+        while inbox.count >= Self.inboxLimit, !stopped {
+            takeWaiting()
+            condition.wait()
+        }
+        if !stopped { inbox.append(.stop) }
+        condition.broadcast()
+        while !stopped {
+            takeWaiting()
+            condition.wait()
+        }
+        output += outbox
         outbox.removeAll()
         let failure = failure
         condition.unlock()
@@ -82,7 +109,22 @@ final class RollupWorker: @unchecked Sendable {
     private func deliver(_ output: Output) {
         guard !output.rows.isEmpty else { return }
         condition.lock()
+        if let outboxRowLimit {
+            while outboxRows >= outboxRowLimit, !stopped, !cancelled { condition.wait() }
+        }
         outbox.append(output)
+        outboxRows += output.rows.count
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the worker without waiting for it and drops what it has not done (a pass that failed).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        inbox.removeAll()
+        inbox.append(.stop)
+        condition.broadcast()
         condition.unlock()
     }
 

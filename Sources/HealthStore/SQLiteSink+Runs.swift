@@ -28,7 +28,11 @@ extension SQLiteSink {
                 only?[type] = RollupTables.Refresh(table: change.table, from: from, lookback: 2 * change.longestSpan)
             }
         }
-        let rows = try RollupTables.rebuild(connection, timeZone: timeZone, options: options.rollups, only: only)
+        // A new database is read back by a second connection as well, at the cost of one early commit.
+        let sharedPath = full ? try target.shareLoadedRows() : nil
+        let rows = try RollupTables.rebuild(
+            connection, timeZone: timeZone, options: options.rollups, only: only, sharedPath: sharedPath,
+            rowsByType: ledger.changes.mapValues(\.rows))
         summary.rows["rollups"] = rows
         summary.rollupSeconds = ImportSummary.seconds(clock.now - started)
         try runs.writeSetting("rollups", rollupSettingText)

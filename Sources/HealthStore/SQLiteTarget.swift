@@ -19,6 +19,9 @@ package final class SQLiteTarget {
     package let connection: SQLiteConnection
     private var closed = false
     private var flusher: BackgroundFlusher?
+    /// A new database switched to WAL for the rest of its run, so other connections can read it (see
+    /// `shareLoadedRows`); it leaves WAL again before it is moved into place.
+    private var sharesLoadedRows = false
     /// Held from before the file is looked at until the run ends, so two runs never both create or write it.
     private var lock: DatabaseLock?
 
@@ -162,9 +165,34 @@ package final class SQLiteTarget {
         return logLeft
     }
 
+    /// For a new database: commits the rows loaded so far and switches the file to WAL, so that other
+    /// connections can read them (`SQLiteConnection(path: workingPath, readOnly: true)`) while this one goes
+    /// on writing; returns the file to open, or nil when nothing else may read (an existing database, whose
+    /// changes must stay invisible until the run's one commit, or a file that refused the switch).
+    ///
+    /// Committing early costs a new database nothing in safety: until it is renamed over the target it is a
+    /// temporary file, deleted if the run fails, whatever was committed in it.
+    package func shareLoadedRows() throws -> String? {
+        guard isNew, !sharesLoadedRows else { return sharesLoadedRows ? workingPath : nil }
+        try connection.execute("COMMIT")
+        let mode = try connection.scalar("PRAGMA journal_mode = WAL")
+        try connection.execute("BEGIN IMMEDIATE")
+        sharesLoadedRows = mode == .text("wal")
+        return sharesLoadedRows ? workingPath : nil
+    }
+
     /// The finished new database: switched to WAL (so readers never wait for the next import), synced, and
     /// renamed over the target.
     private func moveIntoPlace() throws {
+        if sharesLoadedRows {
+            // Back to no journal: SQLite copies the log into the file and deletes it, so the file renamed below
+            // is the whole database. (Every other connection to it is closed by now.)
+            let mode = try? connection.scalar("PRAGMA journal_mode = OFF")
+            guard mode == .text("off") else {
+                Self.removeDatabaseFiles(workingPath)
+                throw ImportError(.output, "cannot fold the write-ahead log into the new database", file: path)
+            }
+        }
         do {
             // A second connection switches the mode and, closing as the file's last WAL connection, removes
             // the `-wal` and `-shm` files it made: only the database file is renamed. The import's own

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @testable import HealthImport
 @testable import HealthModel
+@testable import HealthRollups
 @testable import HealthSQLite
 @testable import HealthStore
+@testable import SampleExports
 
 /// The `rollups` table built at the end of an import, against numbers computed by hand.
 struct RollupTablesTests {
@@ -53,5 +55,70 @@ struct RollupTablesTests {
         _ = try SQLiteSink.changeTimeZone(
             databasePath: database, to: TimeZone(identifier: "America/New_York")!, lockTimeoutSeconds: 1)
         #expect(try daily("SleepAnalysis_AsleepCore_hours", "2024-02-01") == .real(6))
+    }
+
+    /// A new database's pass is read by two read-only connections while the importing one inserts, in a file
+    /// switched to WAL for the time; `set-timezone` to the same zone builds the rollups again on one
+    /// connection. Same rows, and the file is whole once the log is folded back in.
+    @Test func aNewDatabaseReadByTwoConnectionsGetsTheRowsOfOne() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = GeneratorOptions(seed: 11, days: 40, profile: .ios18)
+        options.scale = 0.3
+        let export = directory.file("export.zip")
+        _ = try ExportGenerator(options: options).write(to: .zip(export))
+        let database = directory.file("health.sqlite")
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: zone).run()
+        #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: database + "-shm"))
+
+        let rows = """
+            SELECT period, label, period_start, type, statistic, column_name, value, unit, sources FROM rollups
+            ORDER BY period, label, type, statistic
+            """
+        func snapshot() throws -> [[SQLiteValue]] { try SQLiteConnection(path: database, create: false).query(rows) }
+        let parallel = try snapshot()
+        let db = try SQLiteConnection(path: database, create: false)
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(parallel.count > 1000)
+        #expect((try db.scalar("SELECT count(DISTINCT type) FROM rollups").integer ?? 0) > 10)
+
+        _ = try SQLiteSink.changeTimeZone(databasePath: database, to: zone, lockTimeoutSeconds: 1)
+        #expect(try snapshot() == parallel)
+    }
+
+    /// A worker whose rows wait to be taken (`outboxRowLimit`, as in a parallel pass) stalls instead of
+    /// piling them up, and still delivers every row: the ones taken while it runs and the rest at `finish`.
+    @Test(arguments: [nil, 1, 7, 500])
+    func aWorkerHeldByItsOutboxLimitLosesNoRow(limit: Int?) throws {
+        let worker = RollupWorker(periods: [.day, .week, .month], timeZone: TimeZone(identifier: "UTC")!, outboxRowLimit: limit)
+        let days = 120
+        let sent = DispatchGroup()
+        sent.enter()
+        let sender = Thread {
+            worker.begin(type: "HKQuantityTypeIdentifierHeartRate", kind: .discrete, unit: "count/min", keepFrom: .min)
+            for day in 0..<days {
+                worker.add(
+                    (0..<24).map { hour in
+                        let instant = Int64(1_704_067_200 + day * 86_400 + hour * 3_600)
+                        return RollupSample(start: instant, end: instant, value: Double(hour), sourceName: "Watch", sourceClass: 0)
+                    })
+            }
+            worker.end()
+            sent.leave()
+        }
+        sender.start()
+        var rows: [RollupRow] = []
+        while sent.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+            rows += worker.takeOutput().flatMap(\.rows)
+        }
+        rows += try worker.finish().flatMap(\.rows)
+        // 120 days from a Monday: 120 days, 18 ISO weeks (the last one partial), 4 months; four statistics each.
+        let expected = (120 + 18 + 4) * 4
+        #expect(rows.count == expected)
+        let dailyAverages = rows.filter { $0.period == .day && $0.statistic == "avg" }.map(\.value)
+        #expect(dailyAverages == Array(repeating: 11.5, count: days))
     }
 }
