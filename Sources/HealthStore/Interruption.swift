@@ -25,7 +25,11 @@ public enum Interruption {
     /// The signal received (0: none). Touched before the handlers are installed, so the handler never runs
     /// its lazy initialisation.
     private static let received = Atomic<Int32>(0)
-    nonisolated(unsafe) private static var temporaryPath: UnsafeMutablePointer<CChar>?
+    /// The unfinished new database and the files SQLite keeps beside it (`-wal` and `-shm` exist while its
+    /// rollups are read by other connections), as C strings in a plain buffer: the handler may call nothing
+    /// that allocates or counts references.
+    nonisolated(unsafe) private static var temporaryPaths = UnsafeMutableBufferPointer<UnsafeMutablePointer<CChar>?>(
+        start: nil, count: 0)
     nonisolated(unsafe) private static var lockPath: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var connection: SQLiteConnection.InterruptHandle?
 
@@ -52,7 +56,11 @@ public enum Interruption {
         _ = received.load(ordering: .relaxed)
         self.connection = connection.interruptHandle
         self.lockPath = strdup(lockPath)
-        self.temporaryPath = temporaryPath.map { strdup($0) }
+        if let temporaryPath {
+            let suffixes = SQLiteTarget.sqliteSuffixes
+            temporaryPaths = .allocate(capacity: suffixes.count)
+            for (index, suffix) in suffixes.enumerated() { temporaryPaths[index] = strdup(temporaryPath + suffix) }
+        }
         // A signal the parent blocked (some process launchers do, by accident of their own threads) would
         // never reach the handler; one it set to be ignored (`nohup` for SIGHUP, a script's `&` for SIGINT)
         // stays ignored.
@@ -66,7 +74,9 @@ public enum Interruption {
                     Interruption.connection?.interrupt()
                     return
                 }
-                if let path = Interruption.temporaryPath { unlink(path) }
+                for index in 0..<Interruption.temporaryPaths.count {
+                    if let path = Interruption.temporaryPaths[index] { unlink(path) }
+                }
                 if let path = Interruption.lockPath { unlink(path) }
                 _exit(128 + received)
             }
@@ -80,8 +90,9 @@ public enum Interruption {
         connection = nil
         free(lockPath)
         lockPath = nil
-        free(temporaryPath)
-        temporaryPath = nil
+        for path in temporaryPaths { free(path) }
+        temporaryPaths.baseAddress?.deallocate()
+        temporaryPaths = .init(start: nil, count: 0)
     }
 
     private static func isIgnored(_ signalNumber: Int32) -> Bool {

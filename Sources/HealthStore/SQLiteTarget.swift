@@ -190,6 +190,8 @@ package final class SQLiteTarget {
             let mode = try? connection.scalar("PRAGMA journal_mode = OFF")
             guard mode == .text("off") else {
                 Self.removeDatabaseFiles(workingPath)
+                // A signal that arrived during the fold interrupted it: say so, not that the disk failed.
+                try Interruption.check(file: path)
                 throw ImportError(.output, "cannot fold the write-ahead log into the new database", file: path)
             }
         }

@@ -355,6 +355,40 @@ extension ConcurrentReaderTests {
         #expect(try setup.filesBeside(fresh) == [])
     }
 
+    /// A first import stopped while its rollups are read by the extra connections (its temporary file then
+    /// has a `-wal` and a `-shm` beside it): once, it rolls back; twice, the second signal exits at once. Either
+    /// way no file is left: neither the database, nor the temporary file, its log files or the lock.
+    @Test(arguments: [1, 2])
+    func aFirstImportStoppedDuringItsRollupsLeavesNothing(signals: Int) throws {
+        guard let setup = try Setup() else {
+            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
+            return
+        }
+        defer { setup.directory.remove() }
+        let fresh = setup.directory.file("fresh.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: setup.executable)
+        process.arguments = ["import", setup.later, "--db", fresh, "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let log = fresh + ".healthetl-\(process.processIdentifier).tmp-wal"
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: log) { usleep(200) }
+        let stopped = process.isRunning
+        for _ in 0..<signals {
+            kill(process.processIdentifier, SIGTERM)
+            usleep(1_000)
+        }
+        process.waitUntilExit()
+        if stopped {
+            #expect(process.terminationStatus == 143)
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+        } else {
+            print("the import finished before its rollup pass could be stopped; only the leftovers were checked")
+        }
+        #expect(try setup.filesBeside(fresh) == [])
+    }
+
     /// A reader that keeps a read transaction open keeps the write-ahead log from being emptied: each run
     /// meanwhile appends its changes, the run says so, and the first run after the reader ends empties the
     /// log (truncated to 0 bytes while other readers are connected). The database file itself does not grow
