@@ -65,8 +65,8 @@ enum RollupTables {
     ///
     /// `sharedPath`: the database file, committed and in WAL mode, for read-only connections that read the
     /// samples on other threads (a new database's full rebuild; see `SQLiteTarget.shareLoadedRows`).
-    /// `rowsByType` hands out the largest types first, so the readers end about together. The rows are the
-    /// same either way; only the order they are inserted in (their rowids) differs.
+    /// `rowsByType` then hands out the largest types first. The rows are the same either way; only the order
+    /// they are inserted in (their rowids) differs.
     @discardableResult
     static func rebuild(
         _ connection: SQLiteConnection, timeZone: TimeZone, options: RollupOptions, only: [String: Refresh]? = nil,
@@ -83,9 +83,14 @@ enum RollupTables {
         var sources: RollupFeed.Sources = [:]
         let sourceRows = try connection.prepare("SELECT id, name, device_model FROM sources")
         try sourceRows.forEachRow { sources[$0.integer(0)] = ($0.text(1) ?? "", $0.text(2)) }
-        let jobs = try jobs(connection, only: only).enumerated()
-            .sorted { (rowsByType[$0.element.type, default: 0], $1.offset) > (rowsByType[$1.element.type, default: 0], $0.offset) }
-            .map(\.element)
+        var jobs = try jobs(connection, only: only)
+        if sharedPath != nil {
+            // Largest first, so the readers end about together (ties keep their order: the same run each time).
+            jobs = jobs.enumerated().sorted { first, second in
+                let (a, b) = (rowsByType[first.element.type, default: 0], rowsByType[second.element.type, default: 0])
+                return a != b ? a > b : first.offset < second.offset
+            }.map(\.element)
+        }
         let queue = RollupJobQueue(jobs)
         var writer = try RowWriter(connection)
         if let sharedPath {
