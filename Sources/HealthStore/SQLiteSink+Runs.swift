@@ -28,7 +28,7 @@ extension SQLiteSink {
                 only?[type] = RollupTables.Refresh(table: change.table, from: from, lookback: 2 * change.longestSpan)
             }
         }
-        // A new database is read back by a second connection as well, at the cost of one early commit.
+        // A new database is read back by two more connections, at the cost of one early commit.
         let sharedPath = full ? try target.shareLoadedRows() : nil
         let rows = try RollupTables.rebuild(
             connection, timeZone: timeZone, options: options.rollups, only: only, sharedPath: sharedPath,
