@@ -43,8 +43,13 @@ public enum Interruption {
 
     /// Throws the error that ends an interrupted run; called between batches and before committing.
     package static func check(file: String) throws(ImportError) {
-        guard let signal = requestedBy else { return }
-        throw ImportError(
+        if let error = error(file: file) { throw error }
+    }
+
+    /// The error that ends an interrupted run, if a signal asked it to stop.
+    static func error(file: String) -> ImportError? {
+        guard let signal = requestedBy else { return nil }
+        return ImportError(
             .interrupted, "interrupted by \(signalName(signal)); nothing of this run was written",
             file: file)
     }

@@ -74,7 +74,7 @@ extension SQLiteSink {
             try runs.writeSetting("time_zone", timeZone.identifier)
         } catch let error as SQLiteError {
             target.rollback()
-            throw ImportError(.output, "\(error)", file: target.path)
+            throw runError(error)
         }
         try target.commit()
         return summary

@@ -153,7 +153,7 @@ public final class SQLiteSink: ExportSink {
             if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
             try writeItem(item, sampleIdentity: sampleIdentity)
         } catch let error as SQLiteError {
-            throw ImportError(.output, "\(error)", file: target.path)
+            throw runError(error)
         }
     }
 
@@ -184,7 +184,7 @@ public final class SQLiteSink: ExportSink {
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {
             target.rollback()
-            throw ImportError(.output, "\(error)", file: target.path)
+            throw runError(error)
         }
         let logLeft = try target.commit()
         if logLeft > 0 {
@@ -197,6 +197,13 @@ public final class SQLiteSink: ExportSink {
     }
 
     public func abort() { target.rollback() }
+
+    /// An SQLite failure during the run as the user sees it: a statement that a signal stopped
+    /// (`sqlite3_interrupt`, in any phase: the load, the rollups, the bookkeeping) is the interruption, not a
+    /// fault of the database.
+    func runError(_ error: SQLiteError) -> ImportError {
+        Interruption.error(file: target.path) ?? ImportError(.output, "\(error)", file: target.path)
+    }
 
     /// Rolls back, then records the failed run in `import_runs` when the database existed before it (a new
     /// one is simply not created). Recording is best effort: the error that ended the run matters more.
