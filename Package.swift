@@ -8,8 +8,8 @@ import PackageDescription
 //   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
 //   HealthStore      on model, rollups, SQLite wrapper
 //   HealthImport     on reading, stages, store
-//   HealthCSV        on import;  HTMLReport and HealthPostgres (libpq) on CSV;  HealthDatasette on the store
-//   HealthPipelines  on report and PostgreSQL;  HealthETL (the CLI) on pipelines and Datasette;  healthetl on the CLI
+//   HealthCSV, HTMLReport, HealthPostgres (libpq), HealthDatasette: the sinks, peers, each on the store only
+//   HealthPipelines  composes the import and the sinks;  HealthETL (the CLI) on pipelines;  healthetl on the CLI
 //
 // Internal API shared between targets is `package`, not `public`.
 
@@ -60,15 +60,15 @@ let package = Package(
             swiftSettings: release),
         // CSV folders from a database (or from an export through a scratch database).
         .target(
-            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthImport"],
+            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
         // healthetl report: one HTML page from a database.
         .target(
-            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthCSV"],
+            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
         // The PostgreSQL back end: a working copy checked out, imported into, published back (libpq).
         .target(name: "HealthPostgres",
-            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV", "CPostgres"],
+            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "CPostgres"],
             swiftSettings: release),
         // Datasette's metadata and canned queries from the schema.
         .target(
@@ -87,7 +87,7 @@ let package = Package(
                 "HealthPostgres", "HealthDatasette", "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
-        .executableTarget(name: "healthetl", dependencies: ["HealthETL", "HealthStore"]),
+        .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
 
         // The deterministic generator of realistic exports (and the zip writer it needs).
         .target(

@@ -1,7 +1,6 @@
 
 import Foundation
 import Glibc
-import HealthCSV
 import HealthModel
 import HealthStore
 
@@ -38,12 +37,8 @@ public enum HealthReport {
     }
 
     package static func read(databasePath: String, options: ReportOptions, now: Date) throws -> ReportModel {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw ImportError(.usage, "no database here", file: databasePath, hint: "run healthetl import first")
-        }
-        let schemaTables = Schema.tables.filter { tables.contains($0.name) }
-        let connection = try CSVTableExporter.openDatabase(databasePath, tables: schemaTables)
-        return try CSVTableExporter.read(databasePath) {
+        let connection = try StoredDatabase.openForReading(databasePath, requiring: tables)
+        return try StoredDatabase.read(databasePath) {
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
             let zone = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text
@@ -58,35 +53,8 @@ public enum HealthReport {
         }
     }
 
-    /// Writes `text` to `path` as a complete file or not at all: mode 0600 (health data), synced, then renamed.
+    /// Writes `text` to `path` as a complete file or not at all (mode 0600: health data).
     static func writeFile(_ text: String, to path: String) throws {
-        let temporary = path + ".tmp"
-        // A leftover of a run that was killed; this run replaces it.
-        unlink(temporary)
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ImportError(.output, "cannot create the report: \(CSVFileWriter.lastError())", file: path)
-        }
-        var failure: String?
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = CSVFileWriter.lastError()
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = CSVFileWriter.lastError() }
-        close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = CSVFileWriter.lastError() }
-        if let failure {
-            unlink(temporary)
-            throw ImportError(.output, "cannot write the report: \(failure)", file: path)
-        }
+        try AtomicFile.write(Array(text.utf8), to: path)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HealthImport
 import HealthModel
 import HealthStore
 
@@ -32,21 +31,19 @@ public struct CSVOutput: Sendable {
         return report
     }
 
-    /// Imports `job`'s export for CSV only: into a scratch database in the output folder (dedup and the
-    /// rollups need the database's indexes on disk; memory stays flat), then writes the files and deletes
-    /// the scratch database, whatever happens.
-    public func importAndWrite(_ job: ImportJob) throws -> (ImportSummary, CSVExportReport) {
+    /// For a run that writes CSV only: `body` gets the path of a scratch database in the output folder to
+    /// import into and write the files from (dedup and the rollups need the database's indexes on disk; memory
+    /// stays flat). The scratch database is deleted afterwards, whatever happens.
+    package func withScratchDatabase<T>(_ body: (_ path: String) throws -> T) throws -> T {
         try CSVTableExporter.prepareDirectory(directory)
         Self.removeStaleScratchDatabases(in: directory)
-        var job = job
         // Per process: two runs writing into one folder never share (or delete) each other's scratch file.
-        job.databasePath = directory + "/\(Self.scratchPrefix)\(getpid()).sqlite"
-        let leftovers = ["", "-journal", "-wal", "-shm", ".lock"].map { job.databasePath + $0 }
+        let path = directory + "/\(Self.scratchPrefix)\(getpid()).sqlite"
+        let leftovers = ["", "-journal", "-wal", "-shm", ".lock"].map { path + $0 }
         // Ours too: in a container every run may have the same pid, and a killed run's file is not ours.
-        for path in leftovers { unlink(path) }
-        defer { for path in leftovers { unlink(path) } }
-        let summary = try job.run()
-        return (summary, try write(from: job.databasePath))
+        for leftover in leftovers { unlink(leftover) }
+        defer { for leftover in leftovers { unlink(leftover) } }
+        return try body(path)
     }
 
     static let scratchPrefix = ".healthetl-scratch-"

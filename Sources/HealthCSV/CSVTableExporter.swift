@@ -18,11 +18,11 @@ public enum CSVTableExporter {
     ) throws -> CSVExportReport {
         let started = ContinuousClock.now
         let chosen = try chosenTables(tables)
-        let connection = try openDatabase(databasePath, tables: chosen)
+        let connection = try StoredDatabase.openForReading(databasePath, requiring: chosen.map(\.name))
         try prepareDirectory(directory)
         // One read transaction: all files show the database at the same moment, even if an import commits
         // meanwhile (that import waits for the export, up to its --wait).
-        try read(databasePath) { try connection.execute("BEGIN") }
+        try StoredDatabase.read(databasePath) { try connection.execute("BEGIN") }
         defer { try? connection.execute("COMMIT") }
 
         var writers: [CSVFileWriter] = []
@@ -50,14 +50,14 @@ public enum CSVTableExporter {
     static func export(
         _ layout: CSVTableLayout, from connection: SQLiteConnection, databasePath: String, into writer: CSVFileWriter
     ) throws -> CSVExportReport.File {
-        let reader = try read(databasePath) { try SQLiteRowReader(connection, sql: layout.selectSQL) }
+        let reader = try StoredDatabase.read(databasePath) { try SQLiteRowReader(connection, sql: layout.selectSQL) }
         try writer.writeHeader(layout.table.columnNames)
         let columnCount = layout.isInstant.count
         let blobColumns = layout.blobColumns
         let reasons = CSVCellAdjustment.Reason.allCases
         var counts = [Int](repeating: 0, count: columnCount * reasons.count)
         var rows = 0
-        while try read(databasePath, { try reader.step() }) {
+        while try StoredDatabase.read(databasePath, { try reader.step() }) {
             var offset: Int32?
             if layout.offsetExpression != nil, reader.kind(columnCount) == .text {
                 offset = CSVInstantText.parseOffset(reader.text(columnCount))
@@ -115,7 +115,7 @@ public enum CSVTableExporter {
     ) throws -> CSVCellAdjustment.Reason? {
         var blob: SQLiteBlob?
         return try writer.writeBlob(count: length) { buffer, offset in
-            try read(databasePath) {
+            try StoredDatabase.read(databasePath) {
                 if blob == nil {
                     blob = try SQLiteBlob(
                         connection, table: layout.table.name, column: layout.table.columnNames[column], rowid: rowid,
@@ -138,48 +138,6 @@ public enum CSVTableExporter {
         return Schema.tables.filter { names.contains($0.name) }
     }
 
-    /// Opened read-only in effect (`query_only`): an export never changes the database.
-    package static func openDatabase(_ path: String, tables: [SchemaTable]) throws -> SQLiteConnection {
-        guard access(path, R_OK) == 0 else {
-            throw ImportError(.input, "cannot read the database: \(CSVFileWriter.lastError())", file: path)
-        }
-        return try read(path) {
-            let connection = try SQLiteConnection(path: path, create: false)
-            connection.setBusyTimeout(milliseconds: 10_000)
-            try connection.execute("PRAGMA query_only = ON")
-            let found = try connection.scalar("PRAGMA user_version").integer ?? 0
-            guard found == Schema.userVersion else {
-                // 0: some other SQLite file; older: the next import migrates it; newer: a later healthetl's.
-                let hint =
-                    found == 0 ? nil
-                    : found < Schema.userVersion ? "import the export again with this version of healthetl"
-                    : "use the healthetl version that wrote it"
-                throw ImportError(
-                    .input, "not a healthetl database of schema version \(Schema.userVersion) (user_version \(found))",
-                    file: path, hint: hint)
-            }
-            let names = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
-            let present = Set(names.compactMap { row -> String? in
-                if case .text(let name) = row.first { name } else { nil }
-            })
-            if let missing = tables.first(where: { !present.contains($0.name) }) {
-                throw ImportError(.input, "the database has no table \(missing.name)", file: path)
-            }
-            return connection
-        }
-    }
-
-    /// Runs a database step, turning SQLite's errors into input errors that name the database.
-    package static func read<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw ImportError(
-                error.isBusy ? .locked : .input, "cannot read the database: \(error)", file: path,
-                hint: error.isBusy ? "wait for the import to finish" : nil)
-        }
-    }
-
     /// The output folder, created owner-only if missing (its parent must exist).
     static func prepareDirectory(_ directory: String) throws {
         var info = stat()
@@ -188,7 +146,7 @@ public enum CSVTableExporter {
                 throw ImportError(.output, "not a folder", file: directory)
             }
         } else if mkdir(directory, 0o700) != 0 {
-            throw ImportError(.output, "cannot create the folder: \(CSVFileWriter.lastError())", file: directory)
+            throw ImportError(.output, "cannot create the folder: \(SystemError.last)", file: directory)
         }
     }
 }

@@ -1,4 +1,5 @@
 import HealthSQLite
+import HealthStore
 
 /// The spreadsheet files of the rollups: `daily.csv` (one row per day, one column per metric),
 /// `daily_long.csv` (one row per day, type and statistic, with unit and sources) and `daily_units.csv`
@@ -10,9 +11,9 @@ public enum DailyCSV {
     public static func write(databasePath: String, to directory: String, dialect: CSVDialect = .standard) throws
         -> [CSVExportReport.File]
     {
-        let connection = try CSVTableExporter.openDatabase(databasePath, tables: [])
+        let connection = try StoredDatabase.openForReading(databasePath, requiring: ["rollups"])
         try CSVTableExporter.prepareDirectory(directory)
-        return try CSVTableExporter.read(databasePath) {
+        return try StoredDatabase.read(databasePath) {
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
             let columns = try connection.query(

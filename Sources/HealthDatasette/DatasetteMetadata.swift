@@ -102,34 +102,10 @@ public enum DatasetteMetadata {
     /// Checks that `databasePath` is a healthetl database of this version (every canned query is prepared
     /// against it), then writes the metadata to `outputPath` (owner-only, replaced atomically).
     public static func write(databasePath: String, to outputPath: String) throws {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw ImportError(.usage, "no database here", file: databasePath, hint: "run healthetl import first")
-        }
-        do {
-            let connection = try SQLiteConnection(path: databasePath, create: false)
-            let version = try connection.scalar("PRAGMA user_version").integer ?? 0
-            guard version == Schema.userVersion else {
-                throw ImportError(
-                    .input, "not a healthetl database of schema version \(Schema.userVersion) (user_version \(version))",
-                    file: databasePath,
-                    hint: version < Schema.userVersion && version > 0
-                        ? "import the export again with this version of healthetl" : nil)
-            }
+        let connection = try StoredDatabase.openForReading(databasePath)
+        try StoredDatabase.read(databasePath) {
             for query in queries { _ = try connection.prepare(query.sql) }
-        } catch let error as SQLiteError {
-            throw ImportError(.input, "cannot read the database: \(error)", file: databasePath)
         }
-        let data = try json(databaseName: databaseName(ofPath: databasePath))
-        let temporary = outputPath + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ImportError(.output, "cannot write: \(String(cString: strerror(errno)))", file: outputPath)
-        }
-        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == data.count, rename(temporary, outputPath) == 0 else {
-            unlink(temporary)
-            throw ImportError(.output, "cannot write the metadata file", file: outputPath)
-        }
+        try AtomicFile.write(Array(try json(databaseName: databaseName(ofPath: databasePath))), to: outputPath)
     }
 }

@@ -169,3 +169,12 @@ public struct ImportJob {
         return error
     }
 }
+
+extension ImportJob: DatabaseImport {
+    package func run(into path: String, label: String) throws -> ImportSummary {
+        var job = self
+        job.databasePath = path
+        job.databaseLabel = label
+        return try job.run()
+    }
+}

@@ -44,7 +44,9 @@ public struct PipelinePlan {
             guard report == nil else {
                 throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
             }
-            let (summary, csvReport) = try PostgresImport(destination: postgres, job: job, csv: csv).run()
+            var csvReport: CSVExportReport?
+            let csvWrite = csv.map { csv in { (workingCopy: String) in csvReport = try csv.write(from: workingCopy) } }
+            let summary = try PostgresImport(destination: postgres, job: job, alsoWrite: csvWrite).run()
             return Result(summary: summary, csv: csvReport)
         }
         if let databasePath {
@@ -61,7 +63,11 @@ public struct PipelinePlan {
         guard let csv else {
             throw ImportError(.usage, "nothing to write", hint: "name a database (--db) or a CSV folder (--csv)")
         }
-        let (summary, report) = try csv.importAndWrite(job)
-        return Result(summary: summary, csv: report)
+        return try csv.withScratchDatabase { scratch in
+            var job = job
+            job.databasePath = scratch
+            let summary = try job.run()
+            return Result(summary: summary, csv: try csv.write(from: scratch))
+        }
     }
 }

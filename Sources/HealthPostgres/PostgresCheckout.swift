@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HealthModel
 import HealthSQLite
 import HealthStore
 
@@ -55,7 +56,7 @@ enum PostgresCheckout {
     static func createWorkingCopy(_ path: String) throws -> SQLiteConnection {
         let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw PostgresError(message: "cannot create the working copy \(path): \(String(cString: strerror(errno)))")
+            throw PostgresError(message: "cannot create the working copy \(path): \(SystemError.last)")
         }
         close(descriptor)
         let database = try SQLiteConnection(path: path)

@@ -44,7 +44,7 @@ struct PostgresWorkspace {
         var template = Array("\(base)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw ImportError(
-                .output, "cannot create a working folder in \(base): \(String(cString: strerror(errno)))",
+                .output, "cannot create a working folder in \(base): \(SystemError.last)",
                 hint: "set TMPDIR to a writable folder with room for a copy of the person's data")
         }
         directory = String(cString: made)

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
-import HealthCSV
-import HealthImport
 import HealthModel
 import HealthSQLite
+import HealthStore
 
 /// An import into PostgreSQL: the same job, stages and SQLite sink as any import, run on a private working
 /// copy of the person's data, inside one PostgreSQL transaction that holds the person's advisory lock:
@@ -17,20 +16,17 @@ import HealthSQLite
 /// leaves PostgreSQL as it was (its transaction dies with its connection). See docs/postgres.md.
 package struct PostgresImport {
     var destination: PostgresDestination
-    package var job: ImportJob
-    package var csv: CSVOutput?
+    package var job: any DatabaseImport
+    /// What else the run writes from the working copy once it is imported, before the commit (the CSV
+    /// folder): a failure there rolls the person's changes back.
+    package var alsoWrite: ((_ workingCopyPath: String) throws -> Void)?
 
-    /// The summary, and the CSV folder's report when the run also writes one.
-    package typealias Result = (summary: ImportSummary, csv: CSVExportReport?)
-
-    package func run() throws -> Result {
+    package func run() throws -> ImportSummary {
         let session = try PostgresSession(destination, lockTimeoutSeconds: job.lockTimeoutSeconds)
         let workspace = try PostgresWorkspace()
         defer { workspace.remove() }
         let clock = ContinuousClock()
         let started = clock.now
-        var job = job
-        job.databaseLabel = destination.displayName
         let copy: WorkingCopy
         do {
             switch try prepareWorkingCopy(session, workspace) {
@@ -41,7 +37,6 @@ package struct PostgresImport {
             session.rollback()
             throw session.describe(error)
         }
-        job.databasePath = copy.path
         let (hadData, kept, checkedOut) = (copy.hadData, copy.kept, copy.rowsCheckedOut)
         // From here on, any failure leaves a kept copy that may be ahead of the server: it goes.
         var succeeded = false
@@ -49,14 +44,14 @@ package struct PostgresImport {
         let checkoutSeconds = ImportSummary.seconds(clock.now - started)
         var summary: ImportSummary
         do {
-            summary = try job.run()
+            summary = try job.run(into: copy.path, label: destination.displayName)
         } catch {
             // A failed run of an existing person is recorded in its `import_runs`, as with SQLite; a failed
             // first import leaves nothing.
-            if hadData, FileManager.default.fileExists(atPath: job.databasePath) {
+            if hadData, FileManager.default.fileExists(atPath: copy.path) {
                 do {
                     _ = try PostgresPublish.publish(
-                        from: job.databasePath, to: session.connection, person: destination.person, onlyChanges: true)
+                        from: copy.path, to: session.connection, person: destination.person, onlyChanges: true)
                     try session.commit()
                 } catch { session.rollback() }
             } else {
@@ -67,18 +62,18 @@ package struct PostgresImport {
         let publishStarted = clock.now
         do {
             let counts = try PostgresPublish.publish(
-                from: job.databasePath, to: session.connection, person: destination.person, onlyChanges: hadData)
+                from: copy.path, to: session.connection, person: destination.person, onlyChanges: hadData)
             summary.postgres = ImportSummary.PostgresReport(
                 person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: copy.reused,
                 rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
                 publishSeconds: ImportSummary.seconds(clock.now - publishStarted))
-            let report = try csv?.write(from: job.databasePath)
+            try alsoWrite?(copy.path)
             try session.commit()
             // The data is committed: a copy that cannot be kept is only not kept.
             if let kept, !hadData, (try? PostgresWorkingCopies.keep(kept)) == nil { PostgresWorkingCopies.discard(kept) }
             succeeded = true
             summary.seconds = ImportSummary.seconds(clock.now - started)
-            return (summary, report)
+            return summary
         } catch {
             session.rollback()
             throw session.describe(error)
@@ -99,7 +94,7 @@ package struct PostgresImport {
     enum Preparation {
         case ready(WorkingCopy)
         /// The same zip again, done from the bookkeeping alone.
-        case finished(Result)
+        case finished(ImportSummary)
     }
 
     /// A kept copy that is current; else the same-zip shortcut; else a check-out (none for a first import).
@@ -153,41 +148,43 @@ package struct PostgresImport {
     /// thrown away and the full run follows. So the shortcut can make a run slower, never different
     /// (`theSameZipAgainIsQuickAndStillExact`).
     private func sameExportAgain(_ session: PostgresSession, _ workspace: PostgresWorkspace) throws
-        -> Result?
+        -> ImportSummary?
     {
-        guard !job.rescan, csv == nil, let expected = try? job.expectedInputFingerprint(),
+        guard !job.rescan, alsoWrite == nil, let expected = try? job.expectedInputFingerprint(),
             try session.lastInputFingerprint() == expected
         else { return nil }
         let clock = ContinuousClock()
         let started = clock.now
-        var quick = job
-        quick.databasePath = workspace.directory + "/bookkeeping.sqlite"
-        quick.databaseLabel = destination.displayName
-        defer { try? FileManager.default.removeItem(atPath: quick.databasePath) }
+        let bookkeeping = workspace.directory + "/bookkeeping.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: bookkeeping) }
         let checkedOut = try PostgresCheckout.checkout(
-            session.connection, person: destination.person, into: quick.databasePath, only: Self.bookkeepingTables)
+            session.connection, person: destination.person, into: bookkeeping, only: Self.bookkeepingTables)
         let checkoutSeconds = ImportSummary.seconds(clock.now - started)
-        let settingsBefore = try Self.settings(in: quick.databasePath)
-        guard var summary = try? quick.run(), summary.outcome == "unchanged",
-            try Self.settings(in: quick.databasePath) == settingsBefore,
-            try PostgresPublish.changedTables(in: quick.databasePath).isSubset(of: Self.bookkeepingTables)
+        let settingsBefore = try Self.settings(in: bookkeeping)
+        guard var summary = try? job.run(into: bookkeeping, label: destination.displayName),
+            summary.outcome == "unchanged",
+            try Self.settings(in: bookkeeping) == settingsBefore,
+            try PostgresPublish.changedTables(in: bookkeeping).isSubset(of: Self.bookkeepingTables)
         else { return nil }
         let publishStarted = clock.now
         let counts = try PostgresPublish.publish(
-            from: quick.databasePath, to: session.connection, person: destination.person, onlyChanges: true)
+            from: bookkeeping, to: session.connection, person: destination.person, onlyChanges: true)
         summary.postgres = ImportSummary.PostgresReport(
             person: destination.person, rowsCheckedOut: checkedOut, keptWorkingCopy: false,
             rowsSent: counts.rowsSent, rowsDeleted: counts.rowsDeleted, checkoutSeconds: checkoutSeconds,
             publishSeconds: ImportSummary.seconds(clock.now - publishStarted))
         try session.commit()
         summary.seconds = ImportSummary.seconds(clock.now - started)
-        return (summary, nil)
+        return summary
     }
 
     /// Memberwise, for the other targets.
-    package init(destination: PostgresDestination, job: ImportJob, csv: CSVOutput? = nil) {
+    package init(
+        destination: PostgresDestination, job: any DatabaseImport,
+        alsoWrite: ((_ workingCopyPath: String) throws -> Void)? = nil
+    ) {
         self.destination = destination
         self.job = job
-        self.csv = csv
+        self.alsoWrite = alsoWrite
     }
 }

@@ -23,7 +23,7 @@ struct PostgresWorkingCopies {
         if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard mkdir(directory, 0o700) == 0 else {
                 throw ImportError(
-                    .output, "cannot create the working-copy folder: \(String(cString: strerror(errno)))",
+                    .output, "cannot create the working-copy folder: \(SystemError.last)",
                     file: directory)
             }
         } else if !isDirectory.boolValue {
@@ -51,7 +51,7 @@ struct PostgresWorkingCopies {
         // Anything wrong with the kept file (damaged, another version, no change log) makes it not current.
         do {
             let kept = try SQLiteConnection(path: path, create: false)
-            guard try kept.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)),
+            guard try SchemaState(of: kept) == .current,
                 try kept.scalar("SELECT count(*) FROM sqlite_master WHERE name = '\(PostgresCheckout.changeLog)'")
                     == .integer(1)
             else { return false }

@@ -31,7 +31,7 @@ final class DatabaseLock {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
                 throw ImportError(
-                    .output, "cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))",
+                    .output, "cannot create the lock file \(lockPath): \(SystemError.last)",
                     file: databasePath)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
@@ -48,7 +48,7 @@ final class DatabaseLock {
             guard reason == EWOULDBLOCK || reason == EINTR else {
                 close(descriptor)
                 throw ImportError(
-                    .output, "cannot lock \(lockPath): \(String(cString: strerror(reason)))", file: databasePath)
+                    .output, "cannot lock \(lockPath): \(SystemError.describe(reason))", file: databasePath)
             }
             if Date() >= deadline {
                 let holder = Self.holder(descriptor).map { "pid \($0.pid)" } ?? "another process"

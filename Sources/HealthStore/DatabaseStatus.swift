@@ -44,14 +44,7 @@ public struct DatabaseStatus: Codable, Sendable {
         let running = DatabaseLock.currentHolder(ofDatabase: path).map {
             RunningImport(pid: $0.pid, since: $0.since, command: $0.command)
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            if let running {
-                throw ImportError(
-                    .usage, "no database here yet: \(running.description) is creating it", file: path,
-                    hint: "wait for it to finish")
-            }
-            throw ImportError(.usage, "no database here", file: path, hint: "run healthetl import first")
-        }
+        try StoredDatabase.requireFile(path)
         do {
             let connection = try SQLiteConnection(path: path, create: false)
             // One read transaction: every figure from the same committed state, even while an import commits.
@@ -60,11 +53,7 @@ public struct DatabaseStatus: Codable, Sendable {
             connection.setBusyTimeout(milliseconds: 5_000)
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
-            guard case .integer(let version) = try connection.scalar("PRAGMA user_version"),
-                version == Schema.userVersion
-            else {
-                throw ImportError(.input, "not a database of this version of healthetl", file: path)
-            }
+            if let error = try SchemaState(of: connection).readingError(path: path) { throw error }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
             var status = DatabaseStatus(path: path, bytes: size ?? 0)
             status.runningImport = running
@@ -149,14 +138,10 @@ extension SQLiteSink {
     /// Recomputes every `local_date` of the database in `timeZone` and keeps it as the database's zone
     /// (`healthetl set-timezone`); no export needed. Returns the number of rows whose day changed.
     public static func changeTimeZone(databasePath: String, to timeZone: TimeZone, lockTimeoutSeconds: Double) throws -> Int {
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw ImportError(.usage, "no database here", file: databasePath, hint: "run healthetl import first")
-        }
+        try StoredDatabase.requireFile(databasePath)
         let target = try SQLiteTarget(path: databasePath, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
         do {
-            guard try target.connection.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)) else {
-                throw ImportError(.input, "not a database of this version of healthetl", file: databasePath)
-            }
+            if let error = try SchemaState(of: target.connection).readingError(path: databasePath) { throw error }
             let changed = try recomputeLocalDates(target.connection, timeZone: timeZone)
             try RunRecorder.writeSetting(target.connection, "time_zone", timeZone.identifier)
             let stored = try target.connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text

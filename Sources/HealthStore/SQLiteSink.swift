@@ -119,29 +119,28 @@ public final class SQLiteSink: ExportSink {
             try Schema.createIndexes(connection)
             return false
         }
-        let version = try connection.scalar("PRAGMA user_version")
-        let tableCount = try connection.scalar("SELECT count(*) FROM sqlite_master")
-        if version == .integer(0), tableCount == .integer(0) {
+        switch try SchemaState(of: connection) {
+        case .empty:
             return try prepareSchema(connection, isNew: true)
-        }
-        if version == .integer(1) {
+        case .current:
+            return true
+        case .older(1):
             try SchemaMigration.fromVersion1(connection)
             return true
-        }
-        if version == .integer(2) {
+        case .older(2):
             try SchemaMigration.fromVersion2(connection)
             return true
+        case .older(let version), .newer(let version):
+            throw ImportError(
+                .output,
+                "the database was not written by this version of healthetl (user_version \(version), expected "
+                    + "\(Schema.userVersion))", hint: "import into a new file")
+        case .foreign:
+            // Another application's SQLite file, never to be written into.
+            throw ImportError(
+                .output, "not a healthetl database (it holds another application's tables)",
+                hint: "import into a new file")
         }
-        guard version == .integer(Int64(Schema.userVersion)) else {
-            // user_version 0 with tables: another application's SQLite file, never to be written into.
-            let message =
-                version == .integer(0)
-                ? "not a healthetl database (it holds another application's tables)"
-                : "the database was not written by this version of healthetl (user_version "
-                    + "\(version.integer.map(String.init) ?? "?"), expected \(Schema.userVersion))"
-            throw ImportError(.output, message, hint: "import into a new file")
-        }
-        return true
     }
 
     public func write(_ item: ExportItem) throws { try write(item, sampleIdentity: nil) }

@@ -46,7 +46,7 @@ package final class SQLiteTarget {
             // Create the file ourselves first, so it is owner-only from its first byte.
             let descriptor = open(workingPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw ImportError(.output, "cannot create the database: \(String(cString: strerror(errno)))", file: path)
+                throw ImportError(.output, "cannot create the database: \(SystemError.last)", file: path)
             }
             Glibc.close(descriptor)
         } else {
@@ -96,12 +96,10 @@ package final class SQLiteTarget {
     /// yet. Only those are made owner-only and switched to WAL: another application's database is refused by
     /// the sink with its bytes and mode as they were.
     static func isHealthETLDatabaseOrEmpty(_ connection: SQLiteConnection) throws -> Bool {
-        guard case .integer(let tables) = try connection.scalar("SELECT count(*) FROM sqlite_master") else { return false }
-        if tables == 0 { return true }
-        guard case .integer(let version) = try connection.scalar("PRAGMA user_version"),
-            (1...Int64(Schema.userVersion)).contains(version)
-        else { return false }
-        return try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'import_runs'") == .integer(1)
+        switch try SchemaState(of: connection) {
+        case .empty, .current, .older: true
+        case .newer, .foreign: false
+        }
     }
 
     /// The database and the log files SQLite keeps beside it, owner-only (a database of an earlier version,
@@ -216,7 +214,7 @@ package final class SQLiteTarget {
             Glibc.close(descriptor)
         }
         guard rename(workingPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.last
             Self.removeDatabaseFiles(workingPath)
             throw ImportError(.output, "cannot move the new database into place: \(reason)", file: path)
         }

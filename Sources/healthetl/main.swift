@@ -1,6 +1,5 @@
 import Foundation
 import HealthETL
-import HealthStore
 
 // Decides nothing: wires the process to `Tool` and exits with its code.
 let tool = Tool(
@@ -9,6 +8,5 @@ let tool = Tool(
     errorIsTerminal: isatty(STDERR_FILENO) != 0)
 // Output files are the owner's only: health data is private.
 umask(0o077)
-// Ctrl-C or SIGTERM during a run rolls it back (or deletes its unfinished new file) and removes its lock file.
-Interruption.isEnabled = true
+Tool.stopRunsOnSignals()
 exit(tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -146,7 +146,8 @@ struct CSVExportTests {
             return nil
         }
         let missing = directory.file("missing.sqlite")
-        #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: missing, to: directory.file("o")) } == .input)
+        // As every command that reads a database says of a missing one ("no database here"): a usage error.
+        #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: missing, to: directory.file("o")) } == .usage)
         let empty = directory.file("empty.sqlite")
         try SQLiteConnection(path: empty).execute("CREATE TABLE t (x)")
         #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: empty, to: directory.file("o")) } == .input)

@@ -3,6 +3,7 @@ import Testing
 @testable import HealthCSV
 @testable import HealthImport
 @testable import HealthModel
+import HealthPipelines
 @testable import HealthSQLite
 @testable import HealthStages
 
@@ -132,10 +133,10 @@ struct ReimportEdgeCaseTests {
         let export = directory.write("export.xml", exportXML(IncrementalTests.steps))
         var output = CSVOutput(directory: folder)
         output.tables = false
-        let (summary, report) = try output.importAndWrite(
-            ImportJob(inputPath: export, databasePath: "", timeZone: TimeZone(identifier: "Europe/Berlin")))
-        #expect(summary.changeTotals.added == 2)
-        #expect(report.files.count == DailyCSV.fileNames.count)
+        let job = ImportJob(inputPath: export, databasePath: "", timeZone: TimeZone(identifier: "Europe/Berlin"))
+        let result = try PipelinePlan(job: job, databasePath: nil, csv: output).run()
+        #expect(result.summary.changeTotals.added == 2)
+        #expect(result.csv?.files.count == DailyCSV.fileNames.count)
         #expect(!FileManager.default.fileExists(atPath: ours))
     }
 }

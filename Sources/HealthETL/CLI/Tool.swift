@@ -5,6 +5,7 @@ import HealthModel
 import HealthPipelines
 import HealthPostgres
 import HealthStages
+import HealthStore
 
 /// The whole command-line tool, minus the process: `main.swift` passes the arguments and output streams and
 /// exits with the code returned. Tests call it directly.
@@ -46,6 +47,11 @@ public struct Tool {
             Command(description: .helpCommand, run: Tool.runHelp),
         ]
     }
+
+    /// For the process that runs the tool, once: Ctrl-C, SIGTERM or SIGHUP during a run rolls it back (or
+    /// deletes its unfinished new file) and removes its lock file. Process-wide, so tests that run imports side
+    /// by side leave it off (`Interruption`).
+    public static func stopRunsOnSignals() { Interruption.isEnabled = true }
 
     /// The whole tool's help (`healthetl help`).
     public static var usage: String { HelpText.tool(commands.map(\.description)) }

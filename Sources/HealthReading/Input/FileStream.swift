@@ -11,7 +11,7 @@ public final class FileStream: ByteStream {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ImportError(.input, "cannot open file: \(String(cString: strerror(errno)))", file: path)
+            throw ImportError(.input, "cannot open file: \(SystemError.last)", file: path)
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
@@ -29,7 +29,7 @@ public final class FileStream: ByteStream {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
-            throw ImportError(.input, "read failed: \(String(cString: strerror(errno)))", file: path)
+            throw ImportError(.input, "read failed: \(SystemError.last)", file: path)
         }
     }
 }

@@ -150,7 +150,7 @@ final class ZipFile {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = errno == ENOENT ? "the file does not exist" : "cannot open the file"
-            throw ImportError(.input, "\(reason): \(String(cString: strerror(errno)))", file: path)
+            throw ImportError(.input, "\(reason): \(SystemError.last)", file: path)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0 else {
@@ -177,7 +177,7 @@ final class ZipFile {
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                throw ImportError(.input, "read failed: \(String(cString: strerror(errno)))", file: path)
+                throw ImportError(.input, "read failed: \(SystemError.last)", file: path)
             }
         }
         return total
