@@ -122,7 +122,7 @@ final class ItemQueue: @unchecked Sendable {
 /// Batches are cut by weight, not by item count: a workout can carry thousands of route points, and 1024 of
 /// them in one batch would hold hundreds of megabytes. A unit of weight is roughly one small row (~100 bytes),
 /// so a batch holds about half a megabyte and the whole queue a few megabytes.
-final class QueueSink: ExportSink {
+final class QueueSink {
     private let queue: ItemQueue
     private var batch = ItemBatch()
     private let batchWeight: Int
@@ -131,8 +131,6 @@ final class QueueSink: ExportSink {
         self.queue = queue
         self.batchWeight = batchWeight
     }
-
-    func write(_ item: ExportItem) throws { try write(handingOver: item) }
 
     func write(handingOver item: consuming ExportItem) throws {
         batch.weight += item.weight
@@ -155,12 +153,6 @@ final class QueueSink: ExportSink {
         guard queue.push(full, reusable: &reusable) else { throw CancellationError() }
         if let reusable { batch = reusable } else { batch.items.reserveCapacity(1024) }
     }
-
-    func finish(_ summary: ImportSummary) throws -> ImportSummary {
-        try flush()
-        return summary
-    }
-    func abort() {}
 }
 
 extension ExportItem {

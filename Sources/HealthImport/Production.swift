@@ -77,9 +77,9 @@ final class StageChain {
     }
 
     private let first: Link?
-    private let sink: ExportSink
+    private let sink: QueueSink
 
-    init(stages: [any ExportStage], sink: ExportSink) {
+    init(stages: [any ExportStage], sink: QueueSink) {
         self.sink = sink
         let links = stages.map(Link.init)
         for index in links.indices.dropLast() { links[index].next = links[index + 1] }

@@ -6,7 +6,7 @@ import HealthSQLite
 ///
 /// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
 /// bound without creating `String`s.
-public final class SQLiteSink: ExportSink {
+public final class SQLiteSink {
     let target: SQLiteTarget
     package var connection: SQLiteConnection { target.connection }
     var localDates: LocalDateResolver
@@ -194,8 +194,6 @@ public final class SQLiteSink: ExportSink {
         }
         return summary
     }
-
-    public func abort() { target.rollback() }
 
     /// An SQLite failure during the run as the user sees it: a statement that a signal stopped
     /// (`sqlite3_interrupt`, in any phase: the load, the rollups, the bookkeeping) is the interruption, not a

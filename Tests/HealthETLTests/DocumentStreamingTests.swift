@@ -170,7 +170,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let sink = try SQLiteSink(path: directory.file("health.sqlite"), timeZone: TimeZone(identifier: "UTC"))
-        defer { sink.abort() }
+        defer { sink.abort(recording: CancellationError(), summary: ImportSummary()) }
         try body(sink)
     }
 

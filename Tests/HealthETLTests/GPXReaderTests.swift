@@ -86,11 +86,11 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
         #expect(result.points[2].time == gpxSeconds(days: 18058, 22, 0, 43))
         #expect(result.points[2].longitude == -122.396394)
         // The plain entry point gives the same points.
-        #expect(try GPXReader.read(try FileStream(path: gpxRealRoutePath)) == result.points)
+        #expect(try GPXReader.readResult(try FileStream(path: gpxRealRoutePath)).points == result.points)
     }
 
     @Test func readsAnApplePoint() throws {
-        let points = try GPXReader.read(GPXTestStream(gpxDocument(gpxApplePoint)))
+        let points = try GPXReader.readResult(GPXTestStream(gpxDocument(gpxApplePoint))).points
         #expect(
             points == [
                 RoutePoint(
@@ -125,7 +125,7 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
     /// whatever the chunk size.
     @Test func textInSeveralPiecesIsAccumulated() throws {
         let point = #"<trkpt lat="1" lon="2"><ele>1&#48;.5</ele><hAcc><![CDATA[4.]]>25</hAcc></trkpt>"#
-        let points = try GPXReader.read(GPXTestStream(gpxDocument(point)))
+        let points = try GPXReader.readResult(GPXTestStream(gpxDocument(point))).points
         #expect(points.first?.elevation == 10.5)
         #expect(points.first?.horizontalAccuracy == 4.25)
     }
@@ -135,7 +135,7 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
             <trkpt lat="1" lon="2"><extensions><speed>-1.000000</speed><course>-1</course>\
             <hAcc>5</hAcc></extensions></trkpt>
             """
-        let points = try GPXReader.read(GPXTestStream(gpxDocument(point)))
+        let points = try GPXReader.readResult(GPXTestStream(gpxDocument(point))).points
         #expect(points.count == 1)
         #expect(points.first?.speed == nil)
         #expect(points.first?.course == nil)
@@ -160,7 +160,7 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
             <trkpt lat="1" lon="2" xmlns:x="urn:x"><extensions><x:TrackPointExtension><x:speed>3.5</x:speed>\
             </x:TrackPointExtension></extensions></trkpt>
             """
-        #expect(try GPXReader.read(GPXTestStream(gpxDocument(point))).first?.speed == 3.5)
+        #expect(try GPXReader.readResult(GPXTestStream(gpxDocument(point))).points.first?.speed == 3.5)
     }
 
     /// Names are recognised by libxml2's interned pointer after their first appearance, in a cache of a few
@@ -205,7 +205,7 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
 
     @Test func brokenGPXThrowsWithALine() throws {
         let broken = gpxDocument(#"<trkpt lat="1" lon="2"><ele>3</trkpt>"#)
-        let error = try #require(throws: ImportError.self) { try GPXReader.read(GPXTestStream(broken)) }
+        let error = try #require(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream(broken)).points }
         #expect(error.kind == .input)
         #expect(error.line == 5)
         #expect(error.column != nil)
@@ -214,21 +214,21 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
     @Test func truncatedGPXThrowsWithALine() throws {
         let document = gpxDocument(String(repeating: gpxApplePoint + "\n", count: 3))
         let truncated = String(document.utf8.prefix(document.utf8.count / 2))!
-        let error = try #require(throws: ImportError.self) { try GPXReader.read(GPXTestStream(truncated)) }
+        let error = try #require(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream(truncated)).points }
         #expect(error.kind == .input)
         #expect(error.message.contains("truncated"))
         #expect((error.line ?? 0) >= 1)
     }
 
     @Test func emptyInputThrows() throws {
-        let error = try #require(throws: ImportError.self) { try GPXReader.read(GPXTestStream("")) }
+        let error = try #require(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream("")).points }
         #expect(error.message.contains("no root element"))
-        #expect(throws: ImportError.self) { try GPXReader.read(GPXTestStream(bytes: [0xFF, 0xFE, 0x00, 0x41])) }
+        #expect(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream(bytes: [0xFF, 0xFE, 0x00, 0x41])).points }
     }
 
     @Test func aRootOtherThanGPXIsAnError() throws {
         let document = #"<?xml version="1.0"?>"# + "\n<HealthData><trkpt lat=\"1\" lon=\"2\"/></HealthData>"
-        let error = try #require(throws: ImportError.self) { try GPXReader.read(GPXTestStream(document)) }
+        let error = try #require(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream(document)).points }
         #expect(error.message.contains("<HealthData>"))
         #expect(error.line == 2)
     }

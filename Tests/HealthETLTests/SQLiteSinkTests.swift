@@ -38,7 +38,7 @@ struct SQLiteSinkTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let sink = try SQLiteSink(path: directory.file("health.sqlite"), timeZone: TimeZone(identifier: "UTC"))
-        defer { sink.abort() }
+        defer { sink.abort(recording: CancellationError(), summary: ImportSummary()) }
         let select = try sink.connection.prepare("SELECT ?1")
         var instants: [Double] = [0, 0.004, 0.005, 0.994, 0.995, 0.999, 59.999, 86_399.996, 1_560_820_031.94]
         instants += [-1.5, 4_102_444_800.25, 5e9]  // outside 1970–2099: the String path

@@ -21,14 +21,9 @@ public enum GPXReader {
         }
     }
 
-    /// The points of the file, in document order. Throws an `ImportError` with line and column when the
-    /// file is not well formed (or truncated) or its root element is not `<gpx>`.
-    public static func read(_ stream: ByteStream) throws -> [RoutePoint] {
-        try readResult(stream).points
-    }
-
-    /// Like `read(_:)`, with the count of skipped points; `chunkSize` is exposed so tests can prove that
-    /// chunk boundaries do not change the result.
+    /// The points of the file, in document order, with the count of skipped points. Throws an `ImportError`
+    /// with line and column when the file is not well formed (or truncated) or its root element is not
+    /// `<gpx>`. `chunkSize` is exposed so tests can prove that chunk boundaries do not change the result.
     public static func readResult(_ stream: ByteStream, chunkSize: Int = defaultChunkSize) throws -> Result {
         let handler = GPXHandler()
         let watched = EndWatchingStream(stream)
