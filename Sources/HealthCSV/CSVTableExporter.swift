@@ -9,7 +9,7 @@ import HealthStore
 /// Instants are written in the row's UTC offset (see `CSVTableLayout`); everything else as stored, except
 /// where the dialect says otherwise, and every such cell is counted in the report.
 public enum CSVTableExporter {
-    /// Exports `tables` (all of `Schema.tables` by default) of the database at `databasePath` into
+    /// Exports `tables` (all of `Schema.publicTables` by default, the names people query) of the database at `databasePath` into
     /// `directory`, created (owner-only) if missing. Existing files of the same names are replaced, and only
     /// once every file is complete: a failure while writing (disk full, unreadable table) leaves no new file
     /// behind and the old ones as they were. Only a failing rename, after all are written, can leave a mix.
@@ -128,14 +128,14 @@ public enum CSVTableExporter {
 
     /// The named tables in schema order; all of them for nil.
     static func chosenTables(_ names: [String]?) throws -> [SchemaTable] {
-        guard let names else { return Schema.tables }
-        let unknown = names.filter { name in !Schema.tables.contains { $0.name == name } }
+        guard let names else { return Schema.publicTables }
+        let unknown = names.filter { name in !Schema.publicTables.contains { $0.name == name } }
         guard unknown.isEmpty else {
             throw ImportError(
                 .usage, "no table named \(unknown.joined(separator: ", "))",
-                hint: "tables: " + Schema.tables.map(\.name).joined(separator: ", "))
+                hint: "tables: " + Schema.publicTables.map(\.name).joined(separator: ", "))
         }
-        return Schema.tables.filter { names.contains($0.name) }
+        return Schema.publicTables.filter { names.contains($0.name) }
     }
 
     /// The output folder, created owner-only if missing (its parent must exist).

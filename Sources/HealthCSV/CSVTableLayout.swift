@@ -50,15 +50,22 @@ package struct CSVTableLayout {
                 columns.append("CASE WHEN typeof(\(column)) = 'blob' THEN length(\(column)) END")
             }
         }
-        return "SELECT " + columns.joined(separator: ", ") + " FROM \"\(table.name)\" AS t ORDER BY "
-            + (Self.rowOrders[table.name] ?? "t.rowid")
+        let order = Self.rowOrders[table.name] ?? "t.rowid"
+        return "SELECT " + columns.joined(separator: ", ") + " FROM \"\(table.name)\" AS t"
+            + (order.isEmpty ? "" : " ORDER BY " + order)
     }
 
     /// Tables whose rowids say nothing about their rows, in an order of their own. Rollups are rebuilt by
     /// parts on every import (a new database's by two reading threads at once), so their rowids follow
     /// whichever part was computed first: by type, then period from the shortest, start and statistic, the
     /// file is the same for the same rollups.
+    ///
+    /// The views of compact tables have no rowid: the sample views are in `id` order; metadata, beats and
+    /// points ("" below: no ORDER BY) in the order their compact table holds them, which a plain scan of the
+    /// view follows and which is the order they were written in, as in a table.
     static let rowOrders: [String: String] = [
+        "cumulative_samples": "t.id", "discrete_samples": "t.id", "category_samples": "t.id",
+        "metadata": "", "hrv_beats": "", "route_points": "",
         "rollups":
             "t.type, CASE t.period WHEN 'hour' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 WHEN 'month' THEN 3 END, "
             + "t.period, t.period_start, t.statistic"
@@ -84,7 +91,8 @@ package struct CSVTableLayout {
         "route_points":
             "(SELECT w.utc_offset FROM workout_routes AS r JOIN workouts AS w ON w.id = r.workout_id "
             + "WHERE r.id = t.route_id)",
-        "hrv_beats": "(SELECT s.utc_offset FROM discrete_samples AS s WHERE s.id = t.sample_id)",
+        "hrv_beats":
+            "(SELECT \(Schema.offsetText("s.utc_offset_seconds")) FROM discrete_rows AS s WHERE s.id = t.sample_id)",
         // A deleted row keeps its offset in its archived copy.
         "deleted_samples": "(CASE WHEN json_valid(t.row_json) THEN json_extract(t.row_json, '$.utc_offset') END)",
     ]

@@ -52,6 +52,12 @@ public final class SQLiteStatement {
     }
     private var parameterCount = 0
 
+    /// The index of the parameter named `name` (`:type_id`), 0 when the statement has none of that name.
+    public func parameterIndex(_ name: String) -> Int32 { sqlite3_bind_parameter_index(handle, name) }
+
+    /// The number of parameters (the highest index).
+    public var parameterTotal: Int32 { sqlite3_bind_parameter_count(handle) }
+
     // MARK: - Binding (1-based indexes, as in SQLite)
 
     @inline(__always) public func bind(_ index: Int32, _ value: Int64) {
@@ -114,6 +120,9 @@ public final class SQLiteStatement {
         sqlite3_reset(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
     }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() { sqlite3_clear_bindings(handle) }
 
     public func run(_ arguments: [SQLiteValue]) throws {
         for (offset, value) in arguments.enumerated() { bind(Int32(offset + 1), value) }

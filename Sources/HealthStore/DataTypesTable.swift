@@ -15,16 +15,15 @@ enum DataTypesTable {
         ("workout_statistics", "type", nil, false),
     ]
 
-    /// The distinct types of a sample table, sorted, by a skip scan of its (type, start_date, identity)
-    /// index. A plain `SELECT DISTINCT type` reads every index entry until ANALYZE has run.
+    /// The distinct types of a sample table, sorted: the names of `type_names` with a row in its compact
+    /// table, one look-up of the (type_id, start_date, identity) index each.
     static func typesOfSampleTable(_ table: String) -> String {
-        """
-        WITH RECURSIVE found(type) AS (
-            SELECT min(type) FROM "\(table)"
-            UNION ALL SELECT (SELECT min(type) FROM "\(table)" WHERE type > found.type)
-            FROM found WHERE found.type IS NOT NULL)
-        SELECT type FROM found WHERE type IS NOT NULL
-        """
+        // swift-format-ignore: NeverForceUnwrap
+        let stored = TrackedTable(name: table)!.storageName
+        return """
+            SELECT t.type FROM type_names AS t
+            WHERE EXISTS (SELECT 1 FROM "\(stored)" AS r WHERE r.type_id = t.id) ORDER BY t.type
+            """
     }
 
     static func rebuild(_ connection: SQLiteConnection) throws {

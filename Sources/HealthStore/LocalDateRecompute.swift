@@ -23,9 +23,14 @@ extension SQLiteSink {
             guard let dateColumn = ["start_date", "recorded_date", "end_date"].first(where: names.contains) else {
                 continue
             }
+            // The sample's own zone, where its table carries metadata (named by its public name).
+            let publicName = Schema.compactTables.first { $0.table.name == table.name }?.publicName ?? table.name
             let zone =
-                "(SELECT value FROM metadata WHERE parent_table = '\(table.name)' AND parent_id = t.id "
-                + "AND key = 'HKTimeZone')"
+                Schema.metadataParents.contains(publicName)
+                ? "(SELECT m.value FROM metadata_rows AS m JOIN metadata_keys AS k ON k.id = m.key_id "
+                    + "WHERE m.parent_table_id = \(Schema.parentTableID(publicName)) AND m.parent_id = t.id "
+                    + "AND k.key = 'HKTimeZone')"
+                : "NULL"
             let day = "healthetl_local_date(\(dateColumn), \(zone))"
             try connection.execute(
                 "UPDATE \"\(table.name)\" AS t SET local_date = \(day) WHERE local_date IS NOT \(day)")

@@ -26,10 +26,13 @@ struct RollupFeed {
         var statements: [String: SQLiteStatement] = [:]
         for (table, kind) in RollupTables.sampleTables {
             let unusable = kind == .category ? RollupTables.unusableCategory : RollupTables.unusableQuantity
+            // swift-format-ignore: NeverForceUnwrap
+            let stored = TrackedTable(name: table)!.storageName
             statements[table] = try connection.prepare(
                 """
-                SELECT start_date, end_date, value, source_id, flags, unit FROM "\(table)"
-                WHERE type = ?1 AND start_date >= ?2 AND flags & \(unusable) = 0 ORDER BY start_date
+                SELECT r.start_date, r.end_seconds, r.value, r.source_id, r.flags, r.unit
+                FROM "\(stored)" AS r JOIN type_names AS t ON t.id = r.type_id
+                WHERE t.type = ?1 AND r.start_date >= ?2 AND r.flags & \(unusable) = 0 ORDER BY r.start_date
                 """)
         }
         self.statements = statements
@@ -51,7 +54,8 @@ struct RollupFeed {
         batch.reserveCapacity(RollupWorker.batchSize)
         var begun = false
         try samples.forEachRow { row in
-            guard let start = row.utcSeconds(0), let end = row.utcSeconds(1) else { return }
+            guard let start = row.utcSeconds(0), !row.isNull(1) else { return }
+            let end = row.integer(1)
             if !begun {
                 begun = true
                 worker.begin(

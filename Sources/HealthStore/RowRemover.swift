@@ -49,12 +49,13 @@ struct RowRemover {
             try connection.prepare(ReimportStatements.typeAndIdentitySQL($0))
         }
         deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
-        deleteSuperseded = try ["cumulative_samples", "discrete_samples", "category_samples", "workout_routes"].map {
+        deleteSuperseded = try (TrackedTable.sampleTables.map(\.storageName) + ["workout_routes"]).map {
             try connection.prepare("DELETE FROM \"\($0)\" WHERE id = ?1")
         }
-        deleteMetadata = try connection.prepare("DELETE FROM metadata WHERE parent_table = ?1 AND parent_id = ?2")
-        deleteBeats = try connection.prepare("DELETE FROM hrv_beats WHERE sample_id = ?1")
-        deletePoints = try connection.prepare("DELETE FROM route_points WHERE route_id = ?1")
+        deleteMetadata = try connection.prepare(
+            "DELETE FROM metadata_rows WHERE parent_table_id = ?1 AND parent_id = ?2")
+        deleteBeats = try connection.prepare("DELETE FROM hrv_beat_rows WHERE sample_id = ?1")
+        deletePoints = try connection.prepare("DELETE FROM route_point_rows WHERE route_id = ?1")
     }
 
     /// Deletes a row and everything hanging off it. A row of an earlier run is first copied to
@@ -89,7 +90,12 @@ struct RowRemover {
             case .samples(let samples): samples.rawValue < 3 ? deleteSuperseded[samples.rawValue] : nil
             }
         try rowDelete?.run([.integer(id)])
-        try deleteMetadata.run([.text(table.name), .integer(id)])
+        let parent: MetadataParent =
+            switch table {
+            case .routes: .workoutRoutes
+            case .samples(let samples): MetadataParent(samples)
+            }
+        try deleteMetadata.run([.integer(parent.rawValue), .integer(id)])
         if table == .samples(.discrete) { try deleteBeats.run([.integer(id)]) }
         if table == .routes { try deletePoints.run([.integer(id)]) }
     }
@@ -104,7 +110,7 @@ struct RowRemover {
             let rows = previous.tables[table.rawValue]
             // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
             // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
-            let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1 ORDER BY id")
+            let scan = try connection.prepare("SELECT id FROM \"\(table.storageName)\" WHERE id <= ?1 ORDER BY id")
             scan.bind(1, rows.previousMaxID)
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
             if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }
@@ -126,42 +132,51 @@ struct RowRemover {
             type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 
+    /// The row as the public table shows it (a compact table's view: the archive is the same whatever the
+    /// storage), with its metadata in stored order.
     private static func archiveSQL(_ table: TrackedTable) -> String {
         // swift-format-ignore: NeverForceUnwrap
-        let columns = Schema.tables.first { $0.name == table.name }!.columnNames
+        let columns = Schema.publicTables.first { $0.name == table.name }!.columnNames
         let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+        let parent = MetadataParent(table).rawValue
         return """
             INSERT INTO deleted_samples (run_id, reason, row_table, row_id, type, source_name, start_date,
                 end_date, local_date, identity, row_json, metadata_json)
             SELECT ?1, ?2, '\(table.name)', id, \(table.typeColumn), source_name, start_date, end_date, local_date,
                 identity, json_object(\(object)),
-                (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
-                 WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
+                (SELECT json_group_array(json_array(key, value)) FROM (SELECT k.key, m.value FROM metadata_rows AS m
+                 JOIN metadata_keys AS k ON k.id = m.key_id WHERE m.parent_table_id = \(parent) AND m.parent_id = t.id
+                 ORDER BY m.rowid))
             FROM "\(table.name)" AS t WHERE id = ?3
             RETURNING type, identity, unixepoch(start_date)
             """
     }
 
+    /// The rows of the metadata of `parent`'s element ?1.
+    private static func deleteMetadataSQL(_ parent: MetadataParent) -> String {
+        "DELETE FROM metadata_rows WHERE parent_table_id = \(parent.rawValue) AND parent_id = ?1"
+    }
+
     private static func deleteSQL(_ table: TrackedTable) -> [String] {
         let name = table.name
-        var sql = ["DELETE FROM metadata WHERE parent_table = '\(name)' AND parent_id = ?1"]
+        var sql = [deleteMetadataSQL(MetadataParent(table))]
         switch table {
         case .cumulative, .discrete, .category:
             sql += [
                 "DELETE FROM sync_identifiers WHERE row_table = '\(name)' AND row_id = ?1",
                 "DELETE FROM correlation_samples WHERE sample_table = '\(name)' AND sample_id = ?1",
             ]
-            if table == .discrete { sql.append("DELETE FROM hrv_beats WHERE sample_id = ?1") }
+            if table == .discrete { sql.append("DELETE FROM hrv_beat_rows WHERE sample_id = ?1") }
         case .correlations:
             sql.append("DELETE FROM correlation_samples WHERE correlation_id = ?1")
         case .workouts:
-            for child in ["workout_events", "workout_activities", "workout_routes"] {
+            for child in [MetadataParent.workoutEvents, .workoutActivities, .workoutRoutes] {
                 sql.append(
-                    "DELETE FROM metadata WHERE parent_table = '\(child)' AND parent_id IN "
-                        + "(SELECT id FROM \(child) WHERE workout_id = ?1)")
+                    "DELETE FROM metadata_rows WHERE parent_table_id = \(child.rawValue) AND parent_id IN "
+                        + "(SELECT id FROM \(child.tableName) WHERE workout_id = ?1)")
             }
             sql += [
-                "DELETE FROM route_points WHERE route_id IN (SELECT id FROM workout_routes WHERE workout_id = ?1)",
+                "DELETE FROM route_point_rows WHERE route_id IN (SELECT id FROM workout_routes WHERE workout_id = ?1)",
                 "DELETE FROM sync_identifiers WHERE row_table = 'workout_routes' AND row_id IN "
                     + "(SELECT id FROM workout_routes WHERE workout_id = ?1)",
                 "DELETE FROM workout_routes WHERE workout_id = ?1",
@@ -170,6 +185,6 @@ struct RowRemover {
                 "DELETE FROM workout_activities WHERE workout_id = ?1",
             ]
         }
-        return sql + ["DELETE FROM \"\(name)\" WHERE id = ?1"]
+        return sql + ["DELETE FROM \"\(table.storageName)\" WHERE id = ?1"]
     }
 }

@@ -32,8 +32,7 @@ extension SQLiteSink {
         statement.bind(1, id)
         statement.bind(2, type)
         bindSource(statement, 3, source)
-        let zone = metadata.isEmpty ? nil : metadata.first { $0.key == "HKTimeZone" }?.value
-        bindTimes(statement, 5, start: start, end: end, creation: creation, zone: zone)
+        bindTimes(statement, 5, start: start, end: end, creation: creation, zone: Self.timeZoneName(metadata))
     }
 
     func bindSource(_ statement: SQLiteStatement, _ index: Int32, _ source: SampleSource) {
@@ -81,68 +80,8 @@ extension SQLiteSink {
         instant.map { .text(TimestampFormatting.utcString($0.seconds)) } ?? .null
     }
 
-    func writeMetadata(_ entries: [MetadataEntry], table: String, id: Int64) throws {
+    func writeMetadata(_ entries: [MetadataEntry], parent: MetadataParent, id: Int64) throws {
         guard !entries.isEmpty else { return }
-        try statements.metadata.insert(count: entries.count) { statement, first, row in
-            let entry = entries[row]
-            statement.bind(first, table)
-            statement.bind(first + 1, id)
-            statement.bind(first + 2, entry.key)
-            statement.bind(first + 3, entry.value)
-            statement.bind(first + 4, entry.number)
-            statement.bind(first + 5, entry.numberUnit)
-        }
-        count("metadata", entries.count)
-    }
-
-    func writeBeats(_ beats: [HeartbeatReading], sampleID: Int64) throws {
-        try statements.beat.insert(count: beats.count) { statement, first, sequence in
-            let beat = beats[sequence]
-            statement.bind(first, sampleID)
-            statement.bind(first + 1, sequence)
-            statement.bind(first + 2, beat.bpm)
-            if let seconds = beat.seconds {
-                bindFractionalUTC(statement, first + 3, seconds)
-            } else {
-                statement.bindNull(first + 3)
-            }
-            statement.bind(first + 4, beat.rawTime)
-        }
-        count("hrv_beats", beats.count)
-    }
-
-    /// Binds `fractionalUTC(seconds)`, formatted in scratch memory rather than in a new `String`: a route
-    /// has a point per second, an HRV record a beat per second. Instants outside 1970–2099 take the
-    /// `String` path (none in real exports; it keeps the output the same for them).
-    func bindFractionalUTC(_ statement: SQLiteStatement, _ index: Int32, _ seconds: Double) {
-        guard seconds >= 0, seconds < 4_102_444_800 else {
-            statement.bind(index, Self.fractionalUTC(seconds))
-            return
-        }
-        let whole = seconds.rounded(.down)
-        let centis = Int(((seconds - whole) * 100).rounded())
-        let out = scratch + 16 * 32
-        utcWriter.write(Int64(whole) + (centis >= 100 ? 1 : 0), into: out)
-        var count = TimestampFormatting.utcLength
-        if centis > 0, centis < 100 {
-            out[19] = UInt8(ascii: ".")
-            out[20] = UInt8(ascii: "0") + UInt8(centis / 10)
-            out[21] = UInt8(ascii: "0") + UInt8(centis % 10)
-            out[22] = UInt8(ascii: "Z")
-            count += 3
-        }
-        statement.bindText(index, out, count: count)
-    }
-
-    /// `2019-06-18T01:07:11.94Z`.
-    static func fractionalUTC(_ seconds: Double) -> String {
-        let whole = seconds.rounded(.down)
-        let centis = Int(((seconds - whole) * 100).rounded())
-        var text = TimestampFormatting.utcString(Int64(whole) + (centis >= 100 ? 1 : 0))
-        if centis > 0, centis < 100 {
-            text.removeLast()
-            text += "." + (centis < 10 ? "0" : "") + String(centis) + "Z"
-        }
-        return text
+        count("metadata", try metadataWriter.write(entries, parent: parent, id: id))
     }
 }

@@ -6,14 +6,11 @@ extension SQLiteSink {
     /// is this sample again (`matched`: nothing is written); a row met already, or stored by this run, is a
     /// taken identity (`DuplicateRule`); none is the identity to insert with.
     func matchSample(
-        _ table: TrackedTable, type: String, start: Timestamp?, identity: Int64, _ duplicates: DuplicateRule
+        _ table: TrackedTable, typeID: Int64, start: Timestamp?, identity: Int64, _ duplicates: DuplicateRule
     ) throws -> DuplicateRule.Placement {
-        let statement = lookups.findSample[table.rawValue]
-        return try duplicates.place(identity) { candidate in
-            statement.bind(1, type)
-            bindInstant(statement, 2, start)
-            statement.bind(3, candidate)
-            guard let id = try statement.firstInteger() else { return .free }
+        try duplicates.place(identity) { candidate in
+            guard let id = try sampleWriters[table.rawValue].find(typeID: typeID, start: start, identity: candidate)
+            else { return .free }
             if previous.tables[table.rawValue].isPrevious(id), previous.tables[table.rawValue].seen.insert(id) {
                 return .matched(id)
             }

@@ -41,7 +41,7 @@ extension SQLiteSink {
         statement.bind(10, Int64(audiogram.line))
         try statement.run()
         count("audiograms")
-        try writeMetadata(audiogram.metadata, table: "audiograms", id: id)
+        try writeMetadata(audiogram.metadata, parent: .audiograms, id: id)
         for point in audiogram.points {
             func number(_ name: String) -> SQLiteValue {
                 real(point.first { $0.name == name }.flatMap { NumberParsing.parseDouble($0.value) })
@@ -68,7 +68,7 @@ extension SQLiteSink {
             prescription.attachments.isEmpty ? .null : .text(JSONText.json(prescription.attachments)),
         ])
         count("vision_prescriptions")
-        try writeMetadata(prescription.metadata, table: "vision_prescriptions", id: ids.vision)
+        try writeMetadata(prescription.metadata, parent: .visionPrescriptions, id: ids.vision)
     }
 
     func writeECG(_ recording: ElectrocardiogramRecording) throws {

@@ -22,6 +22,19 @@ enum TrackedTable: Int, CaseIterable {
         self = found
     }
 
+    /// The three sample tables, each stored compactly.
+    static let sampleTables: [TrackedTable] = [.cumulative, .discrete, .category]
+
+    /// The stored table: the compact one (`cumulative_rows`) for the sample tables, whose public names are views.
+    var storageName: String {
+        switch self {
+        case .cumulative: "cumulative_rows"
+        case .discrete: "discrete_rows"
+        case .category: "category_rows"
+        case .correlations, .workouts: name
+        }
+    }
+
     /// The column holding the type; workouts are one data type in HealthKit (their activity type varies).
     var typeColumn: String { self == .workouts ? "activity_type" : "type" }
     static let workoutType = TypeCatalog.workoutType
@@ -40,9 +53,9 @@ struct PreviousState {
     var storedTimeZone: String?
 }
 
-/// The statements of a re-import: lookups by identity (moving a row to `deleted_samples` is `RowRemover`'s).
+/// The statements of a re-import: lookups by identity (samples: `SampleRowWriter.find`; moving a row to
+/// `deleted_samples` is `RowRemover`'s).
 struct ReimportStatements {
-    let findSample: [SQLiteStatement]
     let findCorrelation: SQLiteStatement
     let findWorkout: SQLiteStatement
     /// Per tracked table: a row's type, identity and dates (?1 id).
@@ -51,10 +64,6 @@ struct ReimportStatements {
     let correlationChildren: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws {
-        findSample = try TrackedTable.allCases.prefix(3).map {
-            try connection.prepare(
-                "SELECT id FROM \"\($0.name)\" WHERE type = ?1 AND start_date IS ?2 AND identity = ?3")
-        }
         findCorrelation = try connection.prepare("SELECT id FROM correlations WHERE identity = ?1 ORDER BY id")
         findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
         typeAndIdentity = try TrackedTable.allCases.map { try connection.prepare(Self.typeAndIdentitySQL($0)) }
@@ -63,10 +72,16 @@ struct ReimportStatements {
     }
 
     static func typeAndIdentitySQL(_ table: TrackedTable) -> String {
-        """
-        SELECT \(table.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
-               unixepoch(creation_date) FROM "\(table.name)" WHERE id = ?1
-        """
+        if table.storageName != table.name {
+            return """
+                SELECT t.type, r.identity, unixepoch(r.start_date), r.end_seconds, r.creation_seconds
+                FROM "\(table.storageName)" AS r JOIN type_names AS t ON t.id = r.type_id WHERE r.id = ?1
+                """
+        }
+        return """
+            SELECT \(table.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
+                   unixepoch(creation_date) FROM "\(table.name)" WHERE id = ?1
+            """
     }
 }
 
@@ -75,8 +90,8 @@ extension SQLiteSink {
     /// stable identity (`Schema.snapshotTables`) are emptied: this run refills them from the export.
     func loadPreviousState() throws {
         previous.isActive = true
-        func maxID(_ table: String) throws -> Int64 {
-            guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(table)\"")
+        func maxID(_ table: String, stored: String? = nil) throws -> Int64 {
+            guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(stored ?? table)\"")
             else { return 0 }
             // Never below the highest id ever given out: a deleted row's id stays its own (deleted_samples
             // and the user's own tables may refer to it), even when it was the table's last row.
@@ -85,9 +100,9 @@ extension SQLiteSink {
                 "SELECT coalesce(max(row_id), 0) FROM deleted_samples WHERE row_table = ?1", [.text(table)])
             return max(id, given.text.flatMap { Int64($0) } ?? 0, archived.integer ?? 0)
         }
-        ids.cumulative = try maxID("cumulative_samples")
-        ids.discrete = try maxID("discrete_samples")
-        ids.category = try maxID("category_samples")
+        ids.cumulative = try maxID("cumulative_samples", stored: TrackedTable.cumulative.storageName)
+        ids.discrete = try maxID("discrete_samples", stored: TrackedTable.discrete.storageName)
+        ids.category = try maxID("category_samples", stored: TrackedTable.category.storageName)
         ids.correlation = try maxID("correlations")
         ids.workout = try maxID("workouts")
         ids.event = try maxID("workout_events")
@@ -99,7 +114,7 @@ extension SQLiteSink {
         let maxima = [ids.cumulative, ids.discrete, ids.category, ids.correlation, ids.workout]
         for table in TrackedTable.allCases {
             previous.tables[table.rawValue].previousMaxID = maxima[table.rawValue]
-            if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \"\(table.name)\"") {
+            if case .integer(let count) = try connection.scalar("SELECT count(*) FROM \"\(table.storageName)\"") {
                 previous.tables[table.rawValue].previousCount = Int(count)
             }
         }
@@ -115,7 +130,9 @@ extension SQLiteSink {
     func clearSnapshotTables() throws {
         previous.snapshotsCleared = true
         for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
-        try connection.execute("DELETE FROM metadata WHERE parent_table IN ('audiograms', 'vision_prescriptions')")
+        try connection.execute(
+            "DELETE FROM metadata_rows WHERE parent_table_id IN "
+                + "(\(MetadataParent.audiograms.rawValue), \(MetadataParent.visionPrescriptions.rawValue))")
         if options.replacesStateOfMind { try connection.execute("DELETE FROM state_of_mind") }
     }
 

@@ -42,18 +42,20 @@ extension SQLiteSink {
     func writeSample(_ sample: Sample, identity fingerprint: Int64) throws -> (TrackedTable, Int64)? {
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
-            lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type))
+            lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type), try typeNames.id(of: sample.type))
         }
-        if lastKind?.kind == nil { unknownTypes[sample.type, default: 0] += 1 }
-        let statement: SQLiteStatement
+        // swift-format-ignore: NeverForceUnwrap
+        // Set just above.
+        let current = lastKind!
+        if current.kind == nil { unknownTypes[sample.type, default: 0] += 1 }
         let tracked: TrackedTable
         let counter: WritableKeyPath<RowIDs, Int64>
-        switch lastKind?.kind ?? TypeCatalog.kind(of: sample) {
-        case .cumulative: (statement, tracked, counter) = (statements.cumulative, .cumulative, \.cumulative)
-        case .discrete: (statement, tracked, counter) = (statements.discrete, .discrete, \.discrete)
-        case .category: (statement, tracked, counter) = (statements.category, .category, \.category)
+        switch current.kind ?? TypeCatalog.kind(of: sample) {
+        case .cumulative: (tracked, counter) = (.cumulative, \.cumulative)
+        case .discrete: (tracked, counter) = (.discrete, \.discrete)
+        case .category: (tracked, counter) = (.category, \.category)
         }
-        let table = tracked.name
+        let typeID = current.typeID
         var identity = fingerprint
         // A record whose dates cannot be read is never anyone's duplicate: its fingerprint lacks the dates,
         // so records that differ only in them would collide (issue 14: 563 legacy records read, 353 stored).
@@ -62,12 +64,9 @@ extension SQLiteSink {
         if !previous.isActive, sample.startDate == nil {
             // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does,
             // and give a kept copy the next free identity there too, so that a re-import meets them one by one.
-            let find = lookups.findSample[tracked.rawValue]
             let placement = try duplicates.place(identity) { candidate in
-                find.bind(1, sample.type)
-                find.bindNull(2)
-                find.bind(3, candidate)
-                return try find.firstInteger() == nil ? .free : .taken
+                try sampleWriters[tracked.rawValue].find(typeID: typeID, start: nil, identity: candidate) == nil
+                    ? .free : .taken
             }
             guard case .free(let free) = placement else {
                 drops.add(.exactDuplicate)
@@ -76,7 +75,7 @@ extension SQLiteSink {
             identity = free
         }
         if previous.isActive {
-            switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity, duplicates) {
+            switch try matchSample(tracked, typeID: typeID, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
                 ledger.countUnchanged(
                     tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
@@ -107,31 +106,16 @@ extension SQLiteSink {
         }
         ids[keyPath: counter] += 1
         let id = ids[keyPath: counter]
-        try bindHeader(
-            statement, id: id, type: sample.type, source: sample.source, start: sample.startDate, end: sample.endDate,
-            creation: sample.creationDate, metadata: sample.metadata)
-        if tracked == .category {
-            statement.bind(10, sample.textValue)
-            statement.bindNull(11)
-            statement.bind(12, sample.rawTextValue ?? sample.textValue)
-            statement.bindNull(13)
-        } else {
-            statement.bind(10, sample.value)
-            statement.bind(11, sample.unit)
-            if let value = sample.rawValue ?? sample.value {
-                statement.bind(12, value)
-            } else {
-                statement.bind(12, sample.textValue)
-            }
-            statement.bind(13, sample.rawUnit ?? sample.unit)
+        let sourceID = try writeSource(sample.source)
+        let localDay = (sample.startDate ?? sample.endDate).map { day in
+            localDates.day(of: day, zoneName: Self.timeZoneName(sample.metadata))
         }
-        statement.bind(14, Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0))
-        statement.bind(15, Int64(sample.line))
-        // The insert is the look-up: the UNIQUE (type, start_date, identity) index refuses a taken identity.
+        let flags = Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0)
+        sampleWriters[tracked.rawValue].bind(
+            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags)
+        // The insert is the look-up: the UNIQUE (type_id, start_date, identity) index refuses a taken identity.
         let placement = try duplicates.place(identity) { candidate in
-            statement.bind(16, candidate)
-            try statement.run()
-            return connection.changes == 0 ? .taken : .free
+            try sampleWriters[tracked.rawValue].store(identity: candidate, connection) ? .free : .taken
         }
         guard case .free(let stored) = placement else {
             drops.add(.exactDuplicate)
@@ -139,14 +123,22 @@ extension SQLiteSink {
             return nil
         }
         identity = stored
-        count(table)
+        count(tracked.name)
         ledger.countInserted(
             tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: .samples(tracked), id: id) }
-        try writeMetadata(sample.metadata, table: table, id: id)
-        if !sample.beats.isEmpty { try writeBeats(sample.beats, sampleID: id) }
+        try writeMetadata(sample.metadata, parent: MetadataParent(tracked), id: id)
+        if !sample.beats.isEmpty {
+            try beatWriter.write(sample.beats, sampleID: id)
+            count("hrv_beats", sample.beats.count)
+        }
         return (tracked, id)
+    }
+
+    /// The sample's own time zone (`HKTimeZone` metadata), which decides its `local_date` before the import's.
+    static func timeZoneName(_ metadata: [MetadataEntry]) -> String? {
+        metadata.isEmpty ? nil : metadata.first { $0.key == "HKTimeZone" }?.value
     }
 
     /// The `flags` bit of samples entered by hand; set here rather than in `SampleFlags`, which lists problems.

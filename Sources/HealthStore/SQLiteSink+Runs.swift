@@ -76,7 +76,10 @@ extension SQLiteSink {
             target.rollback()
             throw runError(error)
         }
-        try target.commit()
+        try target.commit(compact: upgradedSchema)
+        if let failure = target.compactionFailure {
+            summary.warnings["the file could not be compacted (its free space stays until a later run): \(failure)"] = 1
+        }
         return summary
     }
 }

@@ -26,7 +26,7 @@ extension SQLiteSink {
         ledger.countInserted(
             .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
-        try writeMetadata(correlation.metadata, table: "correlations", id: id)
+        try writeMetadata(correlation.metadata, parent: .correlations, id: id)
         for (child, identity) in zip(correlation.children, childIdentities) {
             let link: (table: TrackedTable, id: Int64)
             if let existing = correlationCandidates[identity] {
@@ -75,7 +75,7 @@ extension SQLiteSink {
         ledger.countInserted(
             .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
             creation: workout.creationDate, replacing: false)
-        try writeMetadata(workout.metadata, table: "workouts", id: id)
+        try writeMetadata(workout.metadata, parent: .workouts, id: id)
 
         var activityIDs: [Int64] = []
         for activity in workout.activities {
@@ -85,7 +85,7 @@ extension SQLiteSink {
                 .integer(ids.activity), .integer(id), text(activity.uuid), instantText(activity.startDate),
                 instantText(activity.endDate), real(activity.duration), text(activity.durationUnit),
             ])
-            try writeMetadata(activity.metadata, table: "workout_activities", id: ids.activity)
+            try writeMetadata(activity.metadata, parent: .workoutActivities, id: ids.activity)
         }
         count("workout_activities", workout.activities.count)
         for event in workout.events {
@@ -95,7 +95,7 @@ extension SQLiteSink {
                 .integer(ids.event), .integer(id), activity, .text(event.type), instantText(event.date),
                 real(event.duration), text(event.durationUnit),
             ])
-            try writeMetadata(event.metadata, table: "workout_events", id: ids.event)
+            try writeMetadata(event.metadata, parent: .workoutEvents, id: ids.event)
         }
         count("workout_events", workout.events.count)
         for statistic in workout.statistics {
@@ -140,25 +140,8 @@ extension SQLiteSink {
             text(route.filePath), .integer(Int64(route.points.count)), text(route.problem),
         ])
         count("workout_routes")
-        try writeMetadata(route.metadata, table: "workout_routes", id: id)
-        let points = route.points
-        try statements.point.insert(count: points.count) { statement, first, sequence in
-            let point = points[sequence]
-            statement.bind(first, id)
-            statement.bind(first + 1, sequence)
-            if let time = point.time {
-                bindFractionalUTC(statement, first + 2, time)
-            } else {
-                statement.bindNull(first + 2)
-            }
-            statement.bind(first + 3, point.latitude)
-            statement.bind(first + 4, point.longitude)
-            statement.bind(first + 5, point.elevation)
-            statement.bind(first + 6, point.speed)
-            statement.bind(first + 7, point.course)
-            statement.bind(first + 8, point.horizontalAccuracy)
-            statement.bind(first + 9, point.verticalAccuracy)
-        }
+        try writeMetadata(route.metadata, parent: .workoutRoutes, id: id)
+        try pointWriter.write(route.points, routeID: id)
         count("route_points", route.points.count)
     }
 

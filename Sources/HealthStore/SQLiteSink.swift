@@ -52,15 +52,25 @@ public final class SQLiteSink {
     /// Deletions, replacements and superseded routes: rows out, archived in `deleted_samples` when earlier.
     let remover: RowRemover
     var utcWriter = TimestampFormatting.CachedUTCWriter()
-    /// The table decision of the last type seen: exports are grouped by type.
+    /// The table decision of the last type seen, and its `type_names` id: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
-    var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool)?
+    var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool, typeID: Int64)?
+    /// The compact sample tables, by `TrackedTable` raw value (cumulative, discrete, category).
+    var sampleWriters: [SampleRowWriter]
+    var metadataWriter: MetadataWriter
+    let beatWriter: BeatWriter
+    let pointWriter: RoutePointWriter
+    /// `type_names`: the id of each sample type.
+    var typeNames: NameDictionary
     var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
-    /// 16 slots of 32 bytes for text bound without a copy (`scratchSlot`), and a 17th for text formatted
-    /// only to be copied by the bind (`bindFractionalUTC`).
-    private let scratchBuffer = ScratchBuffer(byteCount: 17 * 32)
+    /// 16 slots of 32 bytes for text bound without a copy (`scratchSlot`).
+    private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
     var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
+    /// This run moved a database of an earlier schema version to this one (its commit then compacts the file).
+    var upgradedSchema = false
+    /// More than a quarter of the file is free pages at the end of the run (see `isMostlyFreeSpace`).
+    var mostlyFreeSpace = false
     /// Matching against the rows of earlier runs (an empty state for a new database).
     var previous = PreviousState()
     /// What this run did, per type: counts, fingerprints, earliest changes.
@@ -79,7 +89,8 @@ public final class SQLiteSink {
         self.options = options
         target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         do {
-            let hadData = try Self.prepareSchema(target.connection, isNew: target.isNew)
+            let (hadData, upgraded) = try Self.prepareSchema(target.connection, isNew: target.isNew)
+            upgradedSchema = upgraded
             let stored = try Self.storedTimeZone(target.connection)
             previous.storedTimeZone = stored?.identifier
             self.timeZone = timeZone ?? stored ?? TimeZone.current
@@ -88,6 +99,12 @@ public final class SQLiteSink {
                 try Self.recomputeLocalDates(target.connection, timeZone: self.timeZone)
             }
             statements = try SchemaStatements(target.connection)
+            let connection = target.connection
+            sampleWriters = try TrackedTable.sampleTables.map { try SampleRowWriter(connection, table: $0) }
+            metadataWriter = try MetadataWriter(target.connection, hadData: hadData)
+            beatWriter = try BeatWriter(target.connection)
+            pointWriter = try RoutePointWriter(target.connection)
+            typeNames = try NameDictionary(target.connection, table: "type_names", column: "type", hadData: hadData)
             lookups = try ReimportStatements(target.connection)
             runs = try RunRecorder(target.connection, hadData: hadData)
             sources = try SourceTable(target.connection, hadData: hadData)
@@ -110,26 +127,30 @@ public final class SQLiteSink {
     /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
     /// version 3 added (the run then fills it). Returns whether the database
     /// holds data of earlier runs to match against.
-    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> Bool {
+    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> (hadData: Bool, upgraded: Bool) {
         if isNew {
             // Indexes before the load rather than after: rows arrive grouped by type and in time order within
             // a type, so keeping these indexes up to date is nearly sequential and runs while the other thread
             // decodes, instead of a single-threaded sort at the end.
             try Schema.createTables(connection)
             try Schema.createIndexes(connection)
-            return false
+            return (false, false)
         }
         switch try SchemaState(of: connection) {
         case .empty:
             return try prepareSchema(connection, isNew: true)
         case .current:
-            return true
+            return (true, false)
         case .older(1):
             try SchemaMigration.fromVersion1(connection)
-            return true
+            return (true, false)
         case .older(2):
             try SchemaMigration.fromVersion2(connection)
-            return true
+            try SchemaMigration.fromVersion3(connection)
+            return (true, true)
+        case .older(3):
+            try SchemaMigration.fromVersion3(connection)
+            return (true, true)
         case .older(let version), .newer(let version):
             throw ImportError(
                 .output,
@@ -154,6 +175,14 @@ public final class SQLiteSink {
         } catch let error as SQLiteError {
             throw runError(error)
         }
+    }
+
+    /// Whether more than a quarter of the file is free pages (after a schema upgrade, or a run that deleted
+    /// much): the commit then compacts it.
+    static func isMostlyFreeSpace(_ connection: SQLiteConnection) throws -> Bool {
+        let free = try connection.scalar("PRAGMA freelist_count").integer ?? 0
+        let total = try connection.scalar("PRAGMA page_count").integer ?? 0
+        return free > 64 && free * 4 > total
     }
 
     /// Whether this run updates a database that earlier runs wrote (most samples are then only looked up).
@@ -181,11 +210,15 @@ public final class SQLiteSink {
             try runs.writeLastIDs(ids)
             // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
             try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
+            mostlyFreeSpace = try Self.isMostlyFreeSpace(connection)
         } catch let error as SQLiteError {
             target.rollback()
             throw runError(error)
         }
-        let logLeft = try target.commit()
+        let logLeft = try target.commit(compact: upgradedSchema || mostlyFreeSpace)
+        if let failure = target.compactionFailure {
+            summary.warnings["the file could not be compacted (its free space stays until a later run): \(failure)"] = 1
+        }
         if logLeft > 0 {
             summary.warnings[
                 "the write-ahead log could not be emptied: a reader kept an older snapshot open "

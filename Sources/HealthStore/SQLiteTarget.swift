@@ -22,6 +22,8 @@ package final class SQLiteTarget {
     /// A new database switched to WAL for the rest of its run, so other connections can read it (see
     /// `shareLoadedRows`); it leaves WAL again before it is moved into place.
     private var sharesLoadedRows = false
+    /// Why the file could not be compacted after the commit (`commit(compact:)`), if it could not.
+    package private(set) var compactionFailure: String?
     /// Held from before the file is looked at until the run ends, so two runs never both create or write it.
     private var lock: DatabaseLock?
 
@@ -141,8 +143,13 @@ package final class SQLiteTarget {
 
     /// Commits, and for a new database moves it into place. Returns the size of the write-ahead log left
     /// behind when a reader's long transaction kept the checkpoint from emptying it (0 normally).
+    ///
+    /// `compact`: the run freed many pages (a schema upgrade dropped the old tables), so after the commit the
+    /// file is rewritten without them (VACUUM, itself one transaction: readers still read, and a kill leaves
+    /// the committed run as it is). A failed compaction is only a warning (`compactionFailure`): the run is
+    /// committed.
     @discardableResult
-    package func commit() throws -> Int64 {
+    package func commit(compact: Bool = false) throws -> Int64 {
         flusher?.stop()
         // A signal that arrived after the last batch still stops the run: before this point nothing is changed.
         try Interruption.check(file: path)
@@ -155,6 +162,13 @@ package final class SQLiteTarget {
         if isNew {
             try moveIntoPlace()
         } else {
+            if compact {
+                do {
+                    try connection.execute("VACUUM")
+                } catch {
+                    compactionFailure = "\(error)"
+                }
+            }
             logLeft = checkpoint()
         }
         Interruption.stopWatching()

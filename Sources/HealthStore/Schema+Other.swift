@@ -209,9 +209,9 @@ extension Schema {
     /// Indexes for the common queries (children by parent). One type over a date range is served by the
     /// sample tables' UNIQUE (type, start_date, identity).
     public static let indexes: [String] = [
-        "CREATE INDEX metadata_parent ON metadata(parent_table, parent_id)",
-        "CREATE INDEX hrv_beats_sample ON hrv_beats(sample_id)",
-        "CREATE INDEX route_points_route ON route_points(route_id, seq)",
+        "CREATE INDEX metadata_rows_parent ON metadata_rows(parent_table_id, parent_id)",
+        "CREATE INDEX hrv_beat_rows_sample ON hrv_beat_rows(sample_id)",
+        "CREATE INDEX route_point_rows_route ON route_point_rows(route_id, seq)",
         "CREATE INDEX workouts_start ON workouts(start_date)",
         // For workout_overview: a workout's statistics and routes.
         "CREATE INDEX workout_statistics_workout ON workout_statistics(workout_id)",

@@ -1,6 +1,7 @@
 extension Schema {
-    /// Views for people browsing with Datasette or the sqlite3 shell.
-    public static let viewDescriptions: [SchemaView] = [
+    /// The views: the six public tables stored compactly, then the views for people browsing with Datasette or
+    /// the sqlite3 shell.
+    public static let viewDescriptions: [SchemaView] = compactViews + [
         SchemaView(
             name: "all_quantity_samples",
             doc: "`cumulative_samples` and `discrete_samples` together, with the table each row came from.",

@@ -2,9 +2,12 @@ import HealthSQLite
 
 /// The SQLite schema: healthetl's public API. Changing a table here changes docs/schema.md (a test
 /// regenerates it and compares) and needs a `userVersion` bump with a migration.
+///
+/// Two layers (schema 4): the public tables and views people query, with the names and columns they have had
+/// since schema 3, and the stored tables under them, where the six largest are kept compactly (`Schema+Compact`).
 public enum Schema {
     /// `PRAGMA user_version` of databases this version writes.
-    public static let userVersion = 3
+    public static let userVersion = 4
 
     static let sampleTimeColumns = [
         column("start_date", "TEXT", "Start instant, UTC, ISO 8601 (`2019-06-18T01:07:11Z`)."),
@@ -61,11 +64,20 @@ public enum Schema {
             constraints: ["UNIQUE (type, start_date, identity)"])
     }
 
-    public static let tables: [SchemaTable] = sampleTables + workoutTables + otherTables + incrementalTables
+    /// The relations people query, with schema 3's names and columns, in schema 3's order: what docs/schema.md
+    /// describes first and the CSV folder holds (a file each). Six of them are views over compact tables
+    /// (`compactTables`); the others are stored as they are.
+    public static let publicTables: [SchemaTable] = sampleTables + workoutTables + otherTables + incrementalTables
+
+    /// The tables as stored (schema 4): the dictionaries, then the public tables with each of the six large
+    /// ones replaced by its compact table. What the DDL creates, PostgreSQL mirrors and an upgrade copies.
+    public static let tables: [SchemaTable] =
+        dictionaryTables + publicTables.map { table in compactTables.first { $0.publicName == table.name }?.table ?? table }
 
     /// The tables and views of a new database. `createIndexes` completes it (before or after loading rows).
     package static func createTables(_ connection: SQLiteConnection) throws {
         for table in tables { try connection.execute(table.createSQL) }
+        for statement in dictionaryContents { try connection.execute(statement) }
         for view in views { try connection.execute(view) }
     }
 

@@ -20,6 +20,13 @@ public struct SchemaTable: Sendable {
 
     public var columnNames: [String] { columns.map(\.name) }
 
+    /// `INSERT INTO t (a, b, c) VALUES (:a, :b, :c)`: every column, a parameter named after each, so that
+    /// writers bind by column name (`TableInsert`), whatever the order of the columns.
+    public func namedInsertSQL(_ verb: String = "INSERT") -> String {
+        "\(verb) INTO \"\(name)\" (" + columnNames.map { "\"\($0)\"" }.joined(separator: ", ") + ") VALUES ("
+            + columnNames.map { ":" + $0 }.joined(separator: ", ") + ")"
+    }
+
     /// `INSERT INTO t (a, b, c) VALUES (?1, ?2, ?3)` for the given columns (all columns by default).
     public func insertSQL(_ names: [String]? = nil) -> String {
         let chosen = names ?? columnNames

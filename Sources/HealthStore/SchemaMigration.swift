@@ -19,24 +19,92 @@ enum SchemaMigration {
             try connection.execute("ALTER TABLE import_runs ADD COLUMN \"\(column.name)\" \(column.declaration)")
         }
         for table in Schema.tables where !kept.contains(table.name) { try connection.execute(table.createSQL) }
+        for statement in Schema.dictionaryContents { try connection.execute(statement) }
         for view in Schema.views { try connection.execute(view) }
         for index in Schema.indexes { try connection.execute(index) }
         try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
     }
 
-    /// Version 3 added `workouts.local_start`, the `data_types` table, the `workout_overview` view and two
-    /// indexes for it. Nothing is rebuilt: the running import fills the new column and table (and the
-    /// workout totals of iOS 16+ exports, which version 2 left empty) at its end, like for new rows.
+    /// Version 3 added `workouts.local_start`, the `data_types` table and two indexes for the workout overview.
+    /// Nothing is rebuilt: the running import fills the new column and table (and the workout totals of iOS
+    /// 16+ exports, which version 2 left empty) at its end, like for new rows. The views are made by
+    /// `fromVersion3`, which follows.
     static func fromVersion2(_ connection: SQLiteConnection) throws {
         try connection.execute("ALTER TABLE workouts ADD COLUMN local_start TEXT")
         // swift-format-ignore: NeverForceUnwrap
         try connection.execute(Schema.tables.first { $0.name == "data_types" }!.createSQL)
+        try connection.execute("PRAGMA user_version = 3")
+    }
+
+    /// Version 4 stores the six largest tables compactly (`Schema.compactTables`), under views with their old
+    /// names and columns. Their rows are copied into the compact tables and the old tables dropped, in the
+    /// transaction of the run that found the old version: a run that fails or is killed leaves version 3 as
+    /// it was (SQLite's log undoes all of it); a run that commits leaves version 4 complete. Row ids, and so
+    /// every reference to a row, stay the same. The file keeps the old tables' pages as free space until
+    /// `SQLiteTarget` gives them back after the commit (VACUUM).
+    static func fromVersion3(_ connection: SQLiteConnection) throws {
         for row in try connection.query("SELECT name FROM sqlite_master WHERE type = 'view'") {
             guard let name = row[0].text else { continue }
             try connection.execute("DROP VIEW \"\(name)\"")
         }
+        for table in Schema.dictionaryTables + Schema.compactTables.map(\.table) {
+            try connection.execute(table.createSQL)
+        }
+        for statement in Schema.dictionaryContents { try connection.execute(statement) }
+        try connection.execute(
+            """
+            INSERT INTO type_names (type) SELECT type FROM (SELECT type FROM cumulative_samples
+                UNION SELECT type FROM discrete_samples UNION SELECT type FROM category_samples) ORDER BY type
+            """)
+        for table in TrackedTable.sampleTables {
+            try connection.execute(
+                """
+                INSERT INTO \(table.storageName) (id, type_id, source_id, start_date, end_seconds, creation_seconds,
+                    utc_offset_seconds, local_date, value, unit, raw_value, raw_unit, flags, xml_line, identity)
+                SELECT s.id, t.id, s.source_id, s.start_date, unixepoch(s.end_date), unixepoch(s.creation_date),
+                    \(offsetSeconds("s.utc_offset")), s.local_date, s.value, s.unit,
+                    CASE WHEN s.raw_value IS s.value THEN NULL ELSE s.raw_value END,
+                    CASE WHEN s.raw_unit IS s.unit THEN NULL ELSE s.raw_unit END, s.flags, s.xml_line, s.identity
+                FROM \(table.name) AS s JOIN type_names AS t ON t.type = s.type ORDER BY s.id
+                """)
+        }
+        try connection.execute("INSERT INTO metadata_keys (key) SELECT DISTINCT key FROM metadata ORDER BY key")
+        try connection.execute(
+            """
+            INSERT INTO metadata_rows (parent_table_id, parent_id, key_id, value, number, number_unit)
+            SELECT p.id, m.parent_id, k.id, m.value, m.number, m.number_unit
+            FROM metadata AS m JOIN parent_tables AS p ON p.name = m.parent_table JOIN metadata_keys AS k ON k.key = m.key
+            ORDER BY m.rowid
+            """)
+        try connection.execute(
+            """
+            INSERT INTO hrv_beat_rows (sample_id, seq, bpm, time_centis, raw_time)
+            SELECT sample_id, seq, bpm, \(centiseconds("time")), raw_time FROM hrv_beats ORDER BY rowid
+            """)
+        try connection.execute(
+            """
+            INSERT INTO route_point_rows (route_id, seq, time_centis, latitude, longitude, elevation, speed, course,
+                horizontal_accuracy, vertical_accuracy)
+            SELECT route_id, seq, \(centiseconds("time")), latitude, longitude, elevation, speed, course,
+                horizontal_accuracy, vertical_accuracy FROM route_points ORDER BY rowid
+            """)
+        for compact in Schema.compactTables { try connection.execute("DROP TABLE \"\(compact.publicName)\"") }
         for view in Schema.views { try connection.execute(view) }
-        for index in Schema.indexes { try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")) }
-        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+        for index in Schema.indexes {
+            try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+        }
+        try connection.execute("PRAGMA user_version = 4")
+    }
+
+    /// SQL for an offset's text (`-04:00`) in seconds.
+    private static func offsetSeconds(_ text: String) -> String {
+        "CASE WHEN \(text) IS NOT NULL THEN (CASE substr(\(text), 1, 1) WHEN '-' THEN -1 ELSE 1 END) "
+            + "* (CAST(substr(\(text), 2, 2) AS INTEGER) * 3600 + CAST(substr(\(text), 5, 2) AS INTEGER) * 60) END"
+    }
+
+    /// SQL for an instant's text with or without hundredths (`2019-06-18T01:07:11.94Z`) in centiseconds.
+    private static func centiseconds(_ text: String) -> String {
+        "unixepoch(substr(\(text), 1, 19) || 'Z') * 100 "
+            + "+ CASE WHEN length(\(text)) = 23 THEN CAST(substr(\(text), 21, 2) AS INTEGER) ELSE 0 END"
     }
 }

@@ -2,19 +2,13 @@ import HealthSQLite
 
 /// The prepared INSERT of every table, in `Schema` column order.
 struct SchemaStatements {
-    let cumulative: SQLiteStatement
-    let discrete: SQLiteStatement
-    let category: SQLiteStatement
-    let metadata: MultiRowInsert
     let correlation: SQLiteStatement
     let correlationSample: SQLiteStatement
-    let beat: MultiRowInsert
     let workout: SQLiteStatement
     let event: SQLiteStatement
     let activity: SQLiteStatement
     let statistic: SQLiteStatement
     let route: SQLiteStatement
-    let point: MultiRowInsert
     let summary: SQLiteStatement
     let ecg: SQLiteStatement
     let clinical: SQLiteStatement
@@ -39,24 +33,16 @@ struct SchemaStatements {
             if orIgnore { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR IGNORE INTO") }
             return try connection.prepare(sql)
         }
-        cumulative = try insert("cumulative_samples", orIgnore: true)
-        discrete = try insert("discrete_samples", orIgnore: true)
-        category = try insert("category_samples", orIgnore: true)
         syncLookup = try connection.prepare(
             "SELECT version, row_table, row_id FROM sync_identifiers WHERE source_name = ?1 AND sync_identifier = ?2")
         syncStore = try insert("sync_identifiers", orReplace: true)
-        // Rows per step: a sample has a few metadata entries (eight from some apps), an HRV record ~60 beats,
-        // a route thousands of points.
-        metadata = try MultiRowInsert(connection, table: table("metadata"), rowsPerStep: 4)
         correlation = try insert("correlations")
         correlationSample = try insert("correlation_samples")
-        beat = try MultiRowInsert(connection, table: table("hrv_beats"), rowsPerStep: 16)
         workout = try insert("workouts")
         event = try insert("workout_events")
         activity = try insert("workout_activities")
         statistic = try insert("workout_statistics")
         route = try insert("workout_routes")
-        point = try MultiRowInsert(connection, table: table("route_points"), rowsPerStep: 32)
         summary = try insert("activity_summaries")
         ecg = try insert("ecg_recordings")
         clinical = try insert("clinical_records")

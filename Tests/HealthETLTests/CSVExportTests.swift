@@ -18,13 +18,13 @@ struct CSVExportTests {
 
         // Files, headers and row counts as the schema and the database say.
         let db = try SQLiteConnection(path: database, create: false)
-        #expect(report.files.map(\.table) == Schema.tables.map(\.name))
+        #expect(report.files.map(\.table) == Schema.publicTables.map(\.name))
         for file in report.files {
             #expect(file.rows == (try CSVTestSupport.count(db, "SELECT count(*) FROM \"\(file.table)\"")), "\(file.table)")
             #expect(file.bytes == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int), "\(file.table)")
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(names == Schema.tables.map { $0.name + ".csv" }.sorted())
+        #expect(names == Schema.publicTables.map { $0.name + ".csv" }.sorted())
 
         guard let python = CSVTestSupport.executable("python3") else {
             print("skipped the independent reader: python3 is not on PATH")
@@ -35,7 +35,7 @@ struct CSVExportTests {
         let summary = try CSVTestSupport.json(result.output)
         #expect(result.status == 0, "\(summary["errors"] ?? result.error)")
         let tables = summary["tables"] as? [String: [String: Int]] ?? [:]
-        #expect(Set(tables.keys) == Set(Schema.tables.map(\.name)))
+        #expect(Set(tables.keys) == Set(Schema.publicTables.map(\.name)))
         for file in report.files { #expect(tables[file.table]?["rows"] == file.rows, "\(file.table)") }
         // The checks did look at the values that matter.
         #expect(tables["cumulative_samples"]?["reals"] ?? 0 > 1000)
@@ -101,7 +101,7 @@ struct CSVExportTests {
 
     @Test func instantColumnsAndTheirOffsetsComeFromTheSchema() {
         var found: [String: [String]] = [:]
-        for table in Schema.tables {
+        for table in Schema.publicTables {
             let layout = CSVTableLayout(table)
             let instants = zip(table.columnNames, layout.isInstant).filter(\.1).map(\.0)
             if !instants.isEmpty { found[table.name] = instants }

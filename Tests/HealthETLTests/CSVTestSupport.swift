@@ -21,7 +21,12 @@ enum CSVTestSupport {
         _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "America/St_Johns")!)
             .run()
         let db = try SQLiteConnection(path: database, create: false)
-        let insert = try db.prepare("INSERT INTO metadata (parent_table, parent_id, key, value) VALUES ('workouts', 1, ?1, ?2)")
+        let insert = try db.prepare(
+            """
+            INSERT INTO metadata_rows (parent_table_id, parent_id, key_id, value)
+            VALUES ((SELECT id FROM parent_tables WHERE name = 'workouts'), 1, (SELECT id FROM metadata_keys WHERE key = ?1), ?2)
+            """)
+        let insertKey = try db.prepare("INSERT OR IGNORE INTO metadata_keys (key) VALUES (?1)")
         let texts: [(String, SQLiteValue)] = [
             ("quoted", .text("He said \"hi\",\r\nthen left")), ("lf", .text("a\nb")), ("cr", .text("a\rb")),
             ("formula", .text("=HYPERLINK(\"http://example.com\",\"Click\")")), ("at", .text("@SUM(A1)")),
@@ -29,16 +34,19 @@ enum CSVTestSupport {
             ("unicode", .text("导出 Jonathan’s ⌚️ 😀")), ("padded", .text("  padded  ")),
             ("looks like an instant", .text("2024-01-01T00:00:00Z")),
         ]
-        for (key, value) in texts { try insert.run([.text(key), value]) }
+        for (key, value) in texts {
+            try insertKey.run([.text(key)])
+            try insert.run([.text(key), value])
+        }
         try db.execute(
             """
             UPDATE clinical_records SET resource_json = '{"padding":"' || hex(randomblob(20000)) || '"}'
                 WHERE id = (SELECT min(id) FROM clinical_records);
-            UPDATE discrete_samples SET value = 0.00001 WHERE id = 1;
-            UPDATE discrete_samples SET value = 12345678.0 WHERE id = 2;
-            UPDATE discrete_samples SET value = 0.1 WHERE id = 3;
-            UPDATE discrete_samples SET value = 1e22 WHERE id = 4;
-            UPDATE discrete_samples SET value = -0.0 WHERE id = 5;
+            UPDATE discrete_rows SET value = 0.00001 WHERE id = 1;
+            UPDATE discrete_rows SET value = 12345678.0 WHERE id = 2;
+            UPDATE discrete_rows SET value = 0.1 WHERE id = 3;
+            UPDATE discrete_rows SET value = 1e22 WHERE id = 4;
+            UPDATE discrete_rows SET value = -0.0 WHERE id = 5;
             INSERT INTO me (key, value) VALUES ('note', 'line one' || char(13, 10) || 'line "two"');
             """)
         return database

@@ -32,27 +32,39 @@ struct SQLiteSinkTests {
         return try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: zone)!).run()
     }
 
-    /// Route points and beats bind their instants from scratch memory; the text must be what
-    /// `fractionalUTC` writes, for every fraction and across the writer's cached day.
-    @Test func instantsBoundFromScratchMatchTheStringForm() throws {
+    /// Route points and beats are stored as integer centiseconds; the views show them as the text schema 3
+    /// stored (`fractionalUTC` below, the rule it was written by), for every fraction, the rounding edges
+    /// and instants outside 1970–2099.
+    @Test func centisecondInstantsReadBackAsTheirText() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let sink = try SQLiteSink(path: directory.file("health.sqlite"), timeZone: TimeZone(identifier: "UTC"))
-        defer { sink.abort(recording: CancellationError(), summary: ImportSummary()) }
-        let select = try sink.connection.prepare("SELECT ?1")
+        let connection = try SQLiteConnection(path: directory.file("health.sqlite"))
+        let select = try connection.prepare("SELECT " + Schema.centisecondText("?1"))
         var instants: [Double] = [0, 0.004, 0.005, 0.994, 0.995, 0.999, 59.999, 86_399.996, 1_560_820_031.94]
-        instants += [-1.5, 4_102_444_800.25, 5e9]  // outside 1970–2099: the String path
+        instants += [-1.5, -0.004, 4_102_444_800.25, 5e9]
         var seconds = 1_700_000_000.0
         for step in 0..<2000 {
-            seconds += Double(step % 7) * 0.37 + (step % 500 == 0 ? 86_400 : 0)  // same day, then the next
+            seconds += Double(step % 7) * 0.37 + (step % 500 == 0 ? 86_400 : 0)
             instants.append(seconds)
         }
         for instant in instants {
-            sink.bindFractionalUTC(select, 1, instant)
-            var bound: String?
-            try select.forEachRow { bound = $0.text(0) }
-            #expect(bound == SQLiteSink.fractionalUTC(instant), "instant \(instant)")
+            select.bind(1, Centiseconds.of(instant))
+            var shown: String?
+            try select.forEachRow { shown = $0.text(0) }
+            #expect(shown == Self.fractionalUTC(instant), "instant \(instant)")
         }
+    }
+
+    /// How schema 3 wrote a point's or beat's instant: `2019-06-18T01:07:11.94Z`.
+    static func fractionalUTC(_ seconds: Double) -> String {
+        let whole = seconds.rounded(.down)
+        let centis = Int(((seconds - whole) * 100).rounded())
+        var text = TimestampFormatting.utcString(Int64(whole) + (centis >= 100 ? 1 : 0))
+        if centis > 0, centis < 100 {
+            text.removeLast()
+            text += "." + (centis < 10 ? "0" : "") + String(centis) + "Z"
+        }
+        return text
     }
 
     @Test func writesEveryKindToItsTable() throws {

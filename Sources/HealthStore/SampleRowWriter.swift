@@ -1,0 +1,121 @@
+import HealthModel
+import HealthSQLite
+
+/// One compact sample table (`cumulative_rows`, `discrete_rows` or `category_rows`): the INSERT of its rows,
+/// bound by column name, and the look-up by (type, start, identity) that a re-import and a record without a
+/// start use. Dates are formatted into the writer's own scratch memory and bound without a `String`.
+struct SampleRowWriter {
+    let table: TrackedTable
+    /// `INSERT OR IGNORE`: a row whose (type, start, identity) is taken is not stored (`insert` says so).
+    private let insert: TableInsert
+    /// The id of the row with a type, start and identity (?1 type id, ?2 start, ?3 identity).
+    private let find: SQLiteStatement
+    private let id, typeID, sourceID, start, end, creation, offset, localDate, value, unit, rawValue, rawUnit,
+        flags, line, identity: Int32
+    private var utc = TimestampFormatting.CachedUTCWriter()
+    /// Three 32-byte slots: the insert's start and local date, the look-up's start. Each stays as bound
+    /// until its statement has been stepped.
+    private let scratch = ScratchBuffer(byteCount: 3 * 32)
+
+    init(_ connection: SQLiteConnection, table: TrackedTable) throws {
+        self.table = table
+        insert = try TableInsert(connection, table: table.storageName, verb: "INSERT OR IGNORE")
+        find = try connection.prepare(
+            "SELECT id FROM \"\(table.storageName)\" WHERE type_id = ?1 AND start_date IS ?2 AND identity = ?3")
+        id = try insert.parameter("id")
+        typeID = try insert.parameter("type_id")
+        sourceID = try insert.parameter("source_id")
+        start = try insert.parameter("start_date")
+        end = try insert.parameter("end_seconds")
+        creation = try insert.parameter("creation_seconds")
+        offset = try insert.parameter("utc_offset_seconds")
+        localDate = try insert.parameter("local_date")
+        value = try insert.parameter("value")
+        unit = try insert.parameter("unit")
+        rawValue = try insert.parameter("raw_value")
+        rawUnit = try insert.parameter("raw_unit")
+        flags = try insert.parameter("flags")
+        line = try insert.parameter("xml_line")
+        identity = try insert.parameter("identity")
+    }
+
+    /// Binds every column of `sample`'s row but the identity (`store` binds it).
+    mutating func bind(
+        _ sample: borrowing Sample, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
+        flags rowFlags: Int64
+    ) {
+        let statement = insert.statement
+        statement.bind(id, rowID)
+        statement.bind(typeID, type)
+        statement.bind(sourceID, source)
+        bindStart(statement, start, sample.startDate, slot: 0)
+        bindSeconds(statement, end, sample.endDate)
+        bindSeconds(statement, creation, sample.creationDate)
+        if let any = sample.startDate ?? sample.endDate ?? sample.creationDate {
+            statement.bind(offset, Int64(any.offsetSeconds))
+        } else {
+            statement.bindNull(offset)
+        }
+        if let localDay {
+            let slot = scratch.bytes + 32
+            TimestampFormatting.writeDay(localDay, into: slot)
+            statement.bindStaticText(localDate, slot, count: TimestampFormatting.dateLength)
+        } else {
+            statement.bindNull(localDate)
+        }
+        if table == .category {
+            statement.bind(value, sample.textValue)
+            statement.bindNull(unit)
+            // Stored only where it differs from `value`; the view shows `value` otherwise.
+            let raw = sample.rawTextValue ?? sample.textValue
+            if raw != nil, raw != sample.textValue { statement.bind(rawValue, raw) } else { statement.bindNull(rawValue) }
+            statement.bindNull(rawUnit)
+        } else {
+            statement.bind(value, sample.value)
+            statement.bind(unit, sample.unit)
+            if let raw = sample.rawValue ?? sample.value {
+                if raw == sample.value { statement.bindNull(rawValue) } else { statement.bind(rawValue, raw) }
+            } else {
+                statement.bind(rawValue, sample.textValue)
+            }
+            let exportedUnit = sample.rawUnit ?? sample.unit
+            if exportedUnit != nil, exportedUnit != sample.unit {
+                statement.bind(rawUnit, exportedUnit)
+            } else {
+                statement.bindNull(rawUnit)
+            }
+        }
+        statement.bind(flags, rowFlags)
+        statement.bind(line, Int64(sample.line))
+    }
+
+    /// Stores the bound row with `identity`; false when a row with the same type, start and identity is
+    /// there already (nothing was stored).
+    func store(identity rowIdentity: Int64, _ connection: SQLiteConnection) throws -> Bool {
+        insert.statement.bind(identity, rowIdentity)
+        try insert.statement.run()
+        return connection.changes > 0
+    }
+
+    /// The id of the row with `type`, `start` and `identity`, if there is one.
+    mutating func find(typeID type: Int64, start startDate: Timestamp?, identity rowIdentity: Int64) throws -> Int64? {
+        find.bind(1, type)
+        bindStart(find, 2, startDate, slot: 2)
+        find.bind(3, rowIdentity)
+        return try find.firstInteger()
+    }
+
+    private mutating func bindStart(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?, slot: Int) {
+        guard let instant else {
+            statement.bindNull(index)
+            return
+        }
+        let bytes = scratch.bytes + slot * 32
+        utc.write(instant.seconds, into: bytes)
+        statement.bindStaticText(index, bytes, count: TimestampFormatting.utcLength)
+    }
+
+    private func bindSeconds(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?) {
+        if let instant { statement.bind(index, instant.seconds) } else { statement.bindNull(index) }
+    }
+}
