@@ -68,8 +68,8 @@ peers_install() {
             "$peers_apple_health_mcp_server_pin"
     else
         peers_python_312=""
-        peers_python_312_missing="no Python >= 3.12 on PATH or under pyenv: apple-health-mcp-server 0.6.1 skipped"
-        echo "peers: $peers_python_312_missing" >&2
+        peers_python_312_missing="no Python >= 3.12 on PATH or under pyenv"
+        echo "peers: $peers_python_312_missing: apple-health-mcp-server 0.6.1 skipped" >&2
     fi
 }
 
