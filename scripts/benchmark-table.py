@@ -1,7 +1,8 @@
-"""Prints scripts/benchmark's results as a Markdown table: medians per export, healthetl against the floor.
+"""Prints scripts/benchmark's results as a Markdown table: medians per export, healthetl against the floor; with
+--peers, a second table of every tool on the standard export with its database's size per MB of XML.
 
 Input: the TSV scripts/benchmark writes (shape, zip, tool, run, wall s, user s, sys s, peak RSS KiB, tool's JSON,
-database bytes).
+database bytes), then any notes to print under the tables (peers not run or failed).
 """
 import collections
 import json
@@ -58,7 +59,9 @@ for shape, zip_path in exports:
     import_seconds = statistics.median(run.json["seconds"] - (run.json.get("rollupSeconds") or 0) for run in ours)
     details.append(f"{shape}: healthetl {xml_mb / wall:.1f} MB/s of XML end to end, {records / wall:,.0f} records/s "
                    f"({records:,} records), {xml_mb / import_seconds:.1f} MB/s without the rollups, database "
-                   f"{median(ours, 'database_mb'):,.0f} MB (floor {median(floor, 'database_mb'):,.0f} MB)")
+                   f"{median(ours, 'database_mb'):,.0f} MB = {median(ours, 'database_mb') / xml_mb:.2f} MB per MB "
+                   f"of XML (floor {median(floor, 'database_mb'):,.0f} MB = "
+                   f"{median(floor, 'database_mb') / xml_mb:.2f})")
     # The floor stores every Record element, those inside Correlations included; healthetl's items.records counts
     # the top-level ones, and it drops exact duplicates and superseded sync versions (listed as dropped).
     items, dropped = ours[0].json["items"], sum(ours[0].json.get("dropped", {}).values())
@@ -68,14 +71,31 @@ for shape, zip_path in exports:
                   f"{floor[0].json['xmlBytes']:,}")
 
 peers = [(tool, run[0]) for (shape, _, tool), run in runs.items() if tool not in ("healthetl", "floor")]
-if peers:
-    standard = next(runs[key] for key in runs if key[0] == "standard" and key[2] == "healthetl")
+notes = sys.argv[2:]
+if peers or notes:
+    standard_zip = next(zip_path for (shape, zip_path, tool) in runs if shape == "standard" and tool == "healthetl")
+    standard = runs[("standard", standard_zip, "healthetl")]
+    floor = runs.get(("standard", standard_zip, "floor"), [])
+    xml_mb = standard[0].json["xmlBytes"] / 1e6  # the peers read the same export
     print()
-    print("| peer (standard export, 1 run) | wall / CPU / RSS | healthetl is faster by (wall) | (CPU) |")
-    print("|---|---|---:|---:|")
-    for tool, run in peers:
-        print(f"| {tool} | {run.wall:.1f} s / {run.cpu:.1f} s / {run.rss_mb:.0f} MB "
-              f"| ×{run.wall / median(standard, 'wall'):.1f} | ×{run.cpu / median(standard, 'cpu'):.1f} |")
+    print(f"| tool, on the standard export ({xml_mb:,.0f} MB of XML) | runs | wall / CPU / RSS | database "
+          "| database per MB of XML | healthetl is faster by (wall) | (CPU) |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    rows = [("healthetl", len(standard), median(standard, "wall"), median(standard, "cpu"),
+             median(standard, "rss_mb"), median(standard, "database_mb"))]
+    if floor:
+        rows.append(("floor (scripts/floor.c)", len(floor), median(floor, "wall"), median(floor, "cpu"),
+                     median(floor, "rss_mb"), median(floor, "database_mb")))
+    rows += [(tool, 1, run.wall, run.cpu, run.rss_mb, run.database_mb) for tool, run in peers]
+    for tool, count, wall, cpu, rss, database in rows:
+        faster = ("| | " if tool in ("healthetl", "floor (scripts/floor.c)") else  # the floor: ratios above
+                  f"| ×{wall / median(standard, 'wall'):.1f} | ×{cpu / median(standard, 'cpu'):.1f} ")
+        print(f"| {tool} | {count} | {wall:.1f} s / {cpu:.1f} s / {rss:.0f} MB | {database:,.0f} MB "
+              f"| {database / xml_mb:.2f} {faster}|")
+    if notes:
+        print()
+    for note in notes:
+        print(note)
 print()
 for line in details + checks:
     print(line)
