@@ -74,12 +74,12 @@ public struct ImportJob {
             throw labeled(error)
         }
 
-        // Decode on a second thread while this one writes. Reading the GPX files of routes runs on the thread
-        // with time to spare: the decoding one in a first import, this one in a re-import, where most samples
-        // are only looked up (see `ItemQueue.decoderDoesMore`).
-        let queue = ItemQueue(decoderDoesMore: !sink.updatesExistingDatabase)
-        var writerRoutes = queue.decoderDoesMore ? nil : RouteResolver(container: container)
-        reader.resolvesRoutes = queue.decoderDoesMore
+        // Decode on a second thread while this one writes; the work either could do goes to the one with time
+        // to spare (`WorkPlacement`).
+        let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
+        let queue = ItemQueue(placement: placement)
+        var writerRoutes = placement.decoderReadsRoutes ? nil : RouteResolver(container: container)
+        reader.resolvesRoutes = placement.decoderReadsRoutes
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         let produced = Handoff(production)
@@ -90,12 +90,11 @@ public struct ImportJob {
         decoder.name = "decode"
         decoder.start()
         do {
-            while var batch = try queue.pop() {
+            while let batch = try queue.pop() {
                 // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
                 // every string and array it holds, for millions of items).
                 for index in batch.items.indices {
                     if writerRoutes != nil, case .workout(var workout) = batch.items[index] {
-                        batch.items[index] = .header(locale: nil, exportDate: nil)  // `workout` is the only copy
                         writerRoutes?.resolve(&workout)
                         try sink.write(.workout(workout))
                     } else {
@@ -115,7 +114,7 @@ public struct ImportJob {
         produced.value.waitUntilDone()
         summary = produced.value.summary
         if let writerRoutes { summary.warnings.merge(writerRoutes.warnings, uniquingKeysWith: +) }
-        summary.rows = sink.rowCounts
+        summary.rows = sink.rowsByTable
         summary.dropped = sink.dropped
         summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
         for (type, count) in sink.unknownTypes {

@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 
 /// Items cut into one hand-over between the threads, with the fingerprints of its samples when the decoding
-/// thread computed them (`ItemQueue.decoderDoesMore`).
+/// thread computed them (`WorkPlacement.decoderFingerprints`).
 struct ItemBatch {
     var items: [ExportItem] = []
     /// `SampleIdentity.fingerprint` of each `.sample` item, by index (0 for other items); empty when the
@@ -25,10 +25,7 @@ struct ItemBatch {
 /// with three hours of 1 Hz route points weighs as much as a few ordinary batches, and a bound of eight batches
 /// let eight such workouts wait at once.
 ///
-/// Which thread does the work that could be done on either is set per import (`decoderDoesMore`): in a
-/// first import the writing thread is the slower one, so the decoding thread computes the samples'
-/// fingerprints and frees the batches the writer is done with; in a re-import the decoding thread is the
-/// slower one (most samples are only looked up), and the writing thread does both.
+/// Which thread does the work that could be done on either is set per import (`WorkPlacement`).
 final class ItemQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var batches: [ItemBatch] = []
@@ -39,14 +36,14 @@ final class ItemQueue: @unchecked Sendable {
     private var closed = false
     private var producerError: Error?
     private var cancelled = false
-    let decoderDoesMore: Bool
+    let placement: WorkPlacement
 
     /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
     /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
     /// peak (measured, see the README).
-    init(capacityWeight: Int = 4 * 4096, decoderDoesMore: Bool = false) {
+    init(capacityWeight: Int = 4 * 4096, placement: WorkPlacement = .writerHelps) {
         self.capacityWeight = capacityWeight
-        self.decoderDoesMore = decoderDoesMore
+        self.placement = placement
     }
 
     /// Blocks while the queue is full. Returns false when the consumer has given up (stop producing).
@@ -95,11 +92,11 @@ final class ItemQueue: @unchecked Sendable {
         return nil
     }
 
-    /// The writer is done with `batch`. When the decoder does more, it goes back to the producer, which
+    /// The writer is done with `batch`. When the decoder releases batches, it goes back to the producer, which
     /// releases its items the next time it pushes (and refills one); else it is released here. Two at most
     /// wait, so the memory they hold stays small while the producer waits for room.
     func giveBack(_ batch: consuming ItemBatch) {
-        guard decoderDoesMore else { return }
+        guard placement.decoderReleasesBatches else { return }
         condition.lock()
         if spent.count < 2 && !closed && !cancelled { spent.append(batch) }
         condition.unlock()
@@ -134,7 +131,7 @@ final class QueueSink {
 
     func write(handingOver item: consuming ExportItem) throws {
         batch.weight += item.weight
-        if queue.decoderDoesMore {
+        if queue.placement.decoderFingerprints {
             if case .sample(let sample) = item {
                 batch.identities.append(SampleIdentity.fingerprint(sample))
             } else {

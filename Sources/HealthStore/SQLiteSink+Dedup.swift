@@ -63,14 +63,21 @@ extension SQLiteSink {
     func rememberSync(source: String, key: (identifier: String, version: Int64), table: SyncedTable, id: Int64) throws {
         guard options.keepHighestSyncVersion else { return }
         try statements.syncStore.run([
-            .text(source), .text(key.identifier), .integer(key.version), .text(table.name), .integer(id),
+            "source_name": .text(source),
+            "sync_identifier": .text(key.identifier),
+            "version": .integer(key.version),
+            "row_table": .text(table.name),
+            "row_id": .integer(id),
         ])
     }
 
     /// Removes a superseded route and everything hanging off it (samples go through `replaceSample`).
     func deleteSuperseded(table: SyncedTable, id: Int64) throws {
         try remover.removeSuperseded(table, id: id)
-        count(table.name, -1)
+        switch table {
+        case .routes: count(.workoutRoutes, -1)
+        case .samples(let samples): count(WrittenTable(samples), -1)
+        }
         drops.add(.replaced)
     }
 

@@ -19,15 +19,16 @@ extension SQLiteSink {
         let limit = connection.lengthLimit
         let rowBytes = document.size.addingReportingOverflow(UInt64(document.name.utf8.count + Self.documentRowOverhead))
         guard !rowBytes.overflow, rowBytes.partialValue <= UInt64(limit) else {
-            warnings[
-                "document not stored: \(document.file): \(document.entry): \(document.size) bytes, more than the "
-                    + "\(limit) bytes SQLite holds in one value", default: 0] += 1
+            warn(
+                .documentNotStored(
+                    "\(document.file): \(document.entry): \(document.size) bytes, more than the \(limit) bytes "
+                        + "SQLite holds in one value"))
             return
         }
-        let statement = statements.document
-        statement.bind(1, document.name)
-        statement.bindZeroBlob(2, count: Int(document.size))
-        try statement.run()
+        let insert = statements.document
+        insert.statement.bind(try insert.parameter("name"), document.name)
+        insert.statement.bindZeroBlob(try insert.parameter("content"), count: Int(document.size))
+        try insert.statement.run()
         let rowid = connection.lastInsertRowID
         do {
             try fill(rowid: rowid, from: document)
@@ -36,10 +37,10 @@ extension SQLiteSink {
             // without a rollback journal.)
             try connection.execute("DELETE FROM documents WHERE rowid = \(rowid)")
             let located = (error as? ImportError)?.located(file: document.file, entry: document.entry)
-            warnings["document not stored: \(located.map(String.init(describing:)) ?? "\(document.entry): \(error)")", default: 0] += 1
+            warn(.documentNotStored(located.map(String.init(describing:)) ?? "\(document.entry): \(error)"))
             return
         }
-        count("documents")
+        count(.documents)
     }
 
     /// Copies the document's stream into the row's blob, checking that it holds exactly the announced bytes.

@@ -13,34 +13,49 @@ extension SQLiteSink {
         let others = summary.values.filter { !known.contains($0.name) }
         let otherJSON: SQLiteValue = others.isEmpty ? .null : .text(JSONText.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
         try statements.summary.run([
-            .integer(ids.summary), text(summary.date), value("activeEnergyBurned"), value("activeEnergyBurnedGoal"),
-            text(summary.activeEnergyBurnedUnit), value("appleMoveTime"), value("appleMoveTimeGoal"),
-            value("appleExerciseTime"), value("appleExerciseTimeGoal"), value("appleStandHours"),
-            value("appleStandHoursGoal"), otherJSON, text(summary.rawActiveEnergyBurnedUnit),
+            "id": .integer(ids.summary),
+            "date": text(summary.date),
+            "active_energy_burned": value("activeEnergyBurned"),
+            "active_energy_burned_goal": value("activeEnergyBurnedGoal"),
+            "active_energy_burned_unit": text(summary.activeEnergyBurnedUnit),
+            "apple_move_time": value("appleMoveTime"),
+            "apple_move_time_goal": value("appleMoveTimeGoal"),
+            "apple_exercise_time": value("appleExerciseTime"),
+            "apple_exercise_time_goal": value("appleExerciseTimeGoal"),
+            "apple_stand_hours": value("appleStandHours"),
+            "apple_stand_hours_goal": value("appleStandHoursGoal"),
+            "other_json": otherJSON,
+            "raw_active_energy_burned_unit": text(summary.rawActiveEnergyBurnedUnit),
         ])
-        count("activity_summaries")
+        count(.activitySummaries)
     }
 
     func writeClinicalRecord(_ record: ClinicalRecord) throws {
         ids.clinical += 1
         try statements.clinical.run([
-            .integer(ids.clinical), text(record.type), text(record.identifier), text(record.sourceName),
-            text(record.sourceURL), text(record.fhirVersion), instantText(record.receivedDate),
-            text(record.resourceFilePath), text(record.resourceJSON), text(record.problem), .integer(Int64(record.line)),
+            "id": .integer(ids.clinical),
+            "type": text(record.type),
+            "identifier": text(record.identifier),
+            "source_name": text(record.sourceName),
+            "source_url": text(record.sourceURL),
+            "fhir_version": text(record.fhirVersion),
+            "received_date": instantText(record.receivedDate),
+            "resource_file_path": text(record.resourceFilePath),
+            "resource_json": text(record.resourceJSON),
+            "problem": text(record.problem),
+            "xml_line": .integer(Int64(record.line)),
         ])
-        count("clinical_records")
+        count(.clinicalRecords)
     }
 
     func writeAudiogram(_ audiogram: Audiogram) throws {
         ids.audiogram += 1
         let id = ids.audiogram
-        let statement = statements.audiogram
-        try bindHeader(
-            statement, id: id, type: audiogram.type, source: audiogram.source, start: audiogram.startDate,
+        let header = try headerColumns(
+            id: id, type: audiogram.type, source: audiogram.source, start: audiogram.startDate,
             end: audiogram.endDate, creation: audiogram.creationDate, metadata: audiogram.metadata)
-        statement.bind(10, Int64(audiogram.line))
-        try statement.run()
-        count("audiograms")
+        try statements.audiogram.run(columns: header + [("xml_line", .integer(Int64(audiogram.line)))])
+        count(.audiograms)
         try writeMetadata(audiogram.metadata, parent: .audiograms, id: id)
         for point in audiogram.points {
             func number(_ name: String) -> SQLiteValue {
@@ -48,11 +63,17 @@ extension SQLiteSink {
             }
             func string(_ name: String) -> SQLiteValue { text(point.first { $0.name == name }?.value) }
             try statements.audiogramPoint.run([
-                .integer(id), number("frequencyValue"), string("frequencyUnit"), number("leftEarValue"),
-                string("leftEarUnit"), number("rightEarValue"), string("rightEarUnit"), .text(JSONText.json(point)),
+                "audiogram_id": .integer(id),
+                "frequency": number("frequencyValue"),
+                "frequency_unit": string("frequencyUnit"),
+                "left_ear_value": number("leftEarValue"),
+                "left_ear_unit": string("leftEarUnit"),
+                "right_ear_value": number("rightEarValue"),
+                "right_ear_unit": string("rightEarUnit"),
+                "attributes_json": .text(JSONText.json(point)),
             ])
         }
-        count("audiogram_points", audiogram.points.count)
+        count(.audiogramPoints, audiogram.points.count)
     }
 
     func writeVisionPrescription(_ prescription: VisionPrescription) throws {
@@ -63,11 +84,17 @@ extension SQLiteSink {
             prescription.eyes.first { $0.eye == name }.map { .text(JSONText.json($0.attributes)) } ?? .null
         }
         try statements.vision.run([
-            .integer(ids.vision), text(attribute("type")), date("dateIssued"), date("expirationDate"),
-            text(attribute("brand")), .text(JSONText.json(prescription.attributes)), eye("RightEye"), eye("LeftEye"),
-            prescription.attachments.isEmpty ? .null : .text(JSONText.json(prescription.attachments)),
+            "id": .integer(ids.vision),
+            "type": text(attribute("type")),
+            "date_issued": date("dateIssued"),
+            "expiration_date": date("expirationDate"),
+            "brand": text(attribute("brand")),
+            "attributes_json": .text(JSONText.json(prescription.attributes)),
+            "right_eye_json": eye("RightEye"),
+            "left_eye_json": eye("LeftEye"),
+            "attachments_json": prescription.attachments.isEmpty ? .null : .text(JSONText.json(prescription.attachments)),
         ])
-        count("vision_prescriptions")
+        count(.visionPrescriptions)
         try writeMetadata(prescription.metadata, parent: .visionPrescriptions, id: ids.vision)
     }
 
@@ -83,14 +110,23 @@ extension SQLiteSink {
             withUnsafeBytes(of: sample.bitPattern.littleEndian) { blob.append(contentsOf: $0) }
         }
         try statements.ecg.run([
-            .integer(ids.ecg), .text(recording.fileName), instantText(recording.recordedDate),
-            recording.recordedDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null, day,
-            text(recording.classification), text(recording.symptoms), text(recording.softwareVersion),
-            text(recording.device), real(recording.sampleRateHz), text(recording.lead), text(recording.unit),
-            .integer(Int64(recording.samples.count)), .blob(blob),
-            .text(JSONText.json(recording.header.map { [$0.label, $0.value] })),
+            "id": .integer(ids.ecg),
+            "file_name": .text(recording.fileName),
+            "recorded_date": instantText(recording.recordedDate),
+            "utc_offset": recording.recordedDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null,
+            "local_date": day,
+            "classification": text(recording.classification),
+            "symptoms": text(recording.symptoms),
+            "software_version": text(recording.softwareVersion),
+            "device": text(recording.device),
+            "sample_rate_hz": real(recording.sampleRateHz),
+            "lead": text(recording.lead),
+            "unit": text(recording.unit),
+            "sample_count": .integer(Int64(recording.samples.count)),
+            "samples": .blob(blob),
+            "header_json": .text(JSONText.json(recording.header.map { [$0.label, $0.value] })),
         ])
-        count("ecg_recordings")
+        count(.ecgRecordings)
     }
 
     func writeStateOfMind(_ entry: StateOfMindEntry) throws {
@@ -98,12 +134,22 @@ extension SQLiteSink {
         var day: SQLiteValue = .null
         if let start = entry.startDate { day = .text(TimestampFormatting.dayString(localDates.day(of: start))) }
         try statements.stateOfMind.run([
-            .integer(ids.stateOfMind), text(entry.identifier), .text(entry.source), text(entry.kind),
-            instantText(entry.startDate), instantText(entry.endDate),
-            entry.startDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null, day,
-            real(entry.valence), real(entry.valenceShifted), real(entry.valencePercent), text(entry.classification),
-            .text(JSONText.json(entry.labels)), .text(JSONText.json(entry.associations)), text(entry.metadataJSON),
+            "id": .integer(ids.stateOfMind),
+            "identifier": text(entry.identifier),
+            "source_name": .text(entry.source),
+            "kind": text(entry.kind),
+            "start_date": instantText(entry.startDate),
+            "end_date": instantText(entry.endDate),
+            "utc_offset": entry.startDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null,
+            "local_date": day,
+            "valence": real(entry.valence),
+            "valence_shifted": real(entry.valenceShifted),
+            "valence_percent": real(entry.valencePercent),
+            "classification": text(entry.classification),
+            "labels_json": .text(JSONText.json(entry.labels)),
+            "associations_json": .text(JSONText.json(entry.associations)),
+            "metadata_json": text(entry.metadataJSON),
         ])
-        count("state_of_mind")
+        count(.stateOfMind)
     }
 }

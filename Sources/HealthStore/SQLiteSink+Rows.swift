@@ -10,8 +10,11 @@ extension SQLiteSink {
         case .workout(let workout): try writeWorkout(workout)
         case .header(_, let exportDate): try checkExportDate(exportDate)  // the rest goes to import_runs
         case .characteristics(let me):
-            for (key, value) in me.attributes { try statements.me.run([.text(key), .text(value)]) }
-            count("me", me.attributes.count)
+            for (key, value) in me.attributes { try statements.me.run([
+                "key": .text(key),
+                "value": .text(value),
+            ]) }
+            count(.me, me.attributes.count)
         case .activitySummary(let summary): try writeActivitySummary(summary)
         case .clinicalRecord(let record): try writeClinicalRecord(record)
         case .audiogram(let audiogram): try writeAudiogram(audiogram)
@@ -123,7 +126,7 @@ extension SQLiteSink {
             return nil
         }
         identity = stored
-        count(tracked.name)
+        count(WrittenTable(tracked))
         ledger.countInserted(
             tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
             replacing: replacing)
@@ -131,7 +134,7 @@ extension SQLiteSink {
         try writeMetadata(sample.metadata, parent: MetadataParent(tracked), id: id)
         if !sample.beats.isEmpty {
             try beatWriter.write(sample.beats, sampleID: id)
-            count("hrv_beats", sample.beats.count)
+            count(.hrvBeats, sample.beats.count)
         }
         return (tracked, id)
     }
@@ -161,7 +164,7 @@ extension SQLiteSink {
         else { return false }
         ledger.uncount(removed, table: table)
         if !removed.wasPrevious {
-            count(table.name, -1)
+            count(WrittenTable(table), -1)
             drops.add(.replaced)
         }
         return removed.wasPrevious

@@ -77,9 +77,7 @@ extension SQLiteSink {
             throw runError(error)
         }
         try target.commit(compact: upgradedSchema)
-        if let failure = target.compactionFailure {
-            summary.warnings["the file could not be compacted (its free space stays until a later run): \(failure)"] = 1
-        }
+        if let failure = target.compactionFailure { summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1 }
         return summary
     }
 }

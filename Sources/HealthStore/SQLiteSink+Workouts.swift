@@ -14,15 +14,15 @@ extension SQLiteSink {
         }
         ids.correlation += 1
         let id = ids.correlation
-        let statement = statements.correlation
-        try bindHeader(
-            statement, id: id, type: correlation.type, source: correlation.source, start: correlation.startDate,
+        let header = try headerColumns(
+            id: id, type: correlation.type, source: correlation.source, start: correlation.startDate,
             end: correlation.endDate, creation: correlation.creationDate, metadata: correlation.metadata)
-        statement.bind(10, Int64(correlation.flags.rawValue))
-        statement.bind(11, Int64(correlation.line))
-        statement.bind(12, identity)
-        try statement.run()
-        count("correlations")
+        try statements.correlation.run(
+            columns: header + [
+                ("flags", .integer(Int64(correlation.flags.rawValue))), ("xml_line", .integer(Int64(correlation.line))),
+                ("identity", .integer(identity)),
+            ])
+        count(.correlations)
         ledger.countInserted(
             .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
@@ -37,8 +37,12 @@ extension SQLiteSink {
                 link = (table, childID)
                 correlationCandidates[identity] = link
             }
-            try statements.correlationSample.run([.integer(id), .text(link.table.name), .integer(link.id)])
-            count("correlation_samples")
+            try statements.correlationSample.run([
+                "correlation_id": .integer(id),
+                "sample_table": .text(link.table.name),
+                "sample_id": .integer(link.id),
+            ])
+            count(.correlationSamples)
         }
     }
 
@@ -52,26 +56,24 @@ extension SQLiteSink {
         }
         ids.workout += 1
         let id = ids.workout
-        let statement = statements.workout
-        try bindHeader(
-            statement, id: id, type: workout.activityType, source: workout.source, start: workout.startDate,
-            end: workout.endDate, creation: workout.creationDate, metadata: workout.metadata)
-        statement.bind(10, workout.duration)
-        statement.bind(11, workout.durationUnit)
-        statement.bind(12, workout.totalDistance)
-        statement.bind(13, workout.totalDistanceUnit)
-        statement.bind(14, workout.totalEnergyBurned)
-        statement.bind(15, workout.totalEnergyBurnedUnit)
-        statement.bind(16, workout.rawTotalDistance?.value)
-        statement.bind(17, workout.rawTotalDistance?.unit)
-        statement.bind(18, workout.rawTotalEnergyBurned?.value)
-        statement.bind(19, workout.rawTotalEnergyBurned?.unit)
-        statement.bind(20, Int64(workout.flags.rawValue))
-        statement.bind(21, Int64(workout.line))
-        statement.bind(22, identity)
-        statement.bindNull(23)  // local_start: set for all new workouts at the end of the run (WorkoutTotals)
-        try statement.run()
-        count("workouts")
+        let header = try headerColumns(
+            id: id, typeColumn: "activity_type", type: workout.activityType, source: workout.source,
+            start: workout.startDate, end: workout.endDate, creation: workout.creationDate, metadata: workout.metadata)
+        // local_start is set for all new workouts at the end of the run (WorkoutTotals).
+        try statements.workout.run(
+            columns: header + [
+                ("duration", real(workout.duration)), ("duration_unit", text(workout.durationUnit)),
+                ("total_distance", real(workout.totalDistance)), ("total_distance_unit", text(workout.totalDistanceUnit)),
+                ("total_energy_burned", real(workout.totalEnergyBurned)),
+                ("total_energy_burned_unit", text(workout.totalEnergyBurnedUnit)),
+                ("raw_total_distance", real(workout.rawTotalDistance?.value)),
+                ("raw_total_distance_unit", text(workout.rawTotalDistance?.unit)),
+                ("raw_total_energy_burned", real(workout.rawTotalEnergyBurned?.value)),
+                ("raw_total_energy_burned_unit", text(workout.rawTotalEnergyBurned?.unit)),
+                ("flags", .integer(Int64(workout.flags.rawValue))), ("xml_line", .integer(Int64(workout.line))),
+                ("identity", .integer(identity)),
+            ])
+        count(.workouts)
         ledger.countInserted(
             .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
             creation: workout.creationDate, replacing: false)
@@ -82,33 +84,51 @@ extension SQLiteSink {
             ids.activity += 1
             activityIDs.append(ids.activity)
             try statements.activity.run([
-                .integer(ids.activity), .integer(id), text(activity.uuid), instantText(activity.startDate),
-                instantText(activity.endDate), real(activity.duration), text(activity.durationUnit),
+                "id": .integer(ids.activity),
+                "workout_id": .integer(id),
+                "uuid": text(activity.uuid),
+                "start_date": instantText(activity.startDate),
+                "end_date": instantText(activity.endDate),
+                "duration": real(activity.duration),
+                "duration_unit": text(activity.durationUnit),
             ])
             try writeMetadata(activity.metadata, parent: .workoutActivities, id: ids.activity)
         }
-        count("workout_activities", workout.activities.count)
+        count(.workoutActivities, workout.activities.count)
         for event in workout.events {
             ids.event += 1
             let activity: SQLiteValue = event.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
             try statements.event.run([
-                .integer(ids.event), .integer(id), activity, .text(event.type), instantText(event.date),
-                real(event.duration), text(event.durationUnit),
+                "id": .integer(ids.event),
+                "workout_id": .integer(id),
+                "activity_id": activity,
+                "type": .text(event.type),
+                "date": instantText(event.date),
+                "duration": real(event.duration),
+                "duration_unit": text(event.durationUnit),
             ])
             try writeMetadata(event.metadata, parent: .workoutEvents, id: ids.event)
         }
-        count("workout_events", workout.events.count)
+        count(.workoutEvents, workout.events.count)
         for statistic in workout.statistics {
             ids.statistic += 1
             let activity: SQLiteValue = statistic.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
             try statements.statistic.run([
-                .integer(ids.statistic), .integer(id), activity, .text(statistic.type),
-                instantText(statistic.startDate), instantText(statistic.endDate), real(statistic.average),
-                real(statistic.minimum), real(statistic.maximum), real(statistic.sum), text(statistic.unit),
-                text(statistic.rawUnit),
+                "id": .integer(ids.statistic),
+                "workout_id": .integer(id),
+                "activity_id": activity,
+                "type": .text(statistic.type),
+                "start_date": instantText(statistic.startDate),
+                "end_date": instantText(statistic.endDate),
+                "average": real(statistic.average),
+                "minimum": real(statistic.minimum),
+                "maximum": real(statistic.maximum),
+                "sum": real(statistic.sum),
+                "unit": text(statistic.unit),
+                "raw_unit": text(statistic.rawUnit),
             ])
         }
-        count("workout_statistics", workout.statistics.count)
+        count(.workoutStatistics, workout.statistics.count)
         for route in workout.routes { try writeRoute(route, workoutID: id) }
     }
 
@@ -135,14 +155,21 @@ extension SQLiteSink {
         let id = ids.route
         if let sync, remember { try rememberSync(source: route.source.name, key: sync, table: .routes, id: id) }
         try statements.route.run([
-            .integer(id), .integer(workoutID), .integer(sourceID), .text(route.source.name),
-            instantText(route.startDate), instantText(route.endDate), instantText(route.creationDate),
-            text(route.filePath), .integer(Int64(route.points.count)), text(route.problem),
+            "id": .integer(id),
+            "workout_id": .integer(workoutID),
+            "source_id": .integer(sourceID),
+            "source_name": .text(route.source.name),
+            "start_date": instantText(route.startDate),
+            "end_date": instantText(route.endDate),
+            "creation_date": instantText(route.creationDate),
+            "file_path": text(route.filePath),
+            "point_count": .integer(Int64(route.points.count)),
+            "problem": text(route.problem),
         ])
-        count("workout_routes")
+        count(.workoutRoutes)
         try writeMetadata(route.metadata, parent: .workoutRoutes, id: id)
         try pointWriter.write(route.points, routeID: id)
-        count("route_points", route.points.count)
+        count(.routePoints, route.points.count)
     }
 
     /// An unchanged correlation's children are met with it, also those the export did not repeat at top level

@@ -4,8 +4,10 @@ import HealthSQLite
 
 /// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
 ///
-/// Statements are prepared once and reused for every row; dates are formatted into a scratch buffer and
-/// bound without creating `String`s.
+/// A front: it opens the database, routes each item to the code that writes its rows, and orders the end of
+/// a run. The rows of the large tables go through writers that own their statements (`SampleRowWriter`,
+/// `MetadataWriter`, `BeatWriter`, `RoutePointWriter`); the rest through `SchemaStatements`, all bound by
+/// column name.
 public final class SQLiteSink {
     let target: SQLiteTarget
     package var connection: SQLiteConnection { target.connection }
@@ -46,12 +48,13 @@ public final class SQLiteSink {
         public init() {}
     }
     /// Counts of rows written, by table.
-    public private(set) var rowCounts: [String: Int] = [:]
+    private(set) var rowCounts = RowCounts()
+    /// Rows written, by public table (`ImportSummary.rows`).
+    public var rowsByTable: [String: Int] { rowCounts.byName }
     /// The `sources` rows, and the row id of each of the decoder's source ids.
     var sources: SourceTable
     /// Deletions, replacements and superseded routes: rows out, archived in `deleted_samples` when earlier.
     let remover: RowRemover
-    var utcWriter = TimestampFormatting.CachedUTCWriter()
     /// The table decision of the last type seen, and its `type_names` id: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool, typeID: Int64)?
@@ -62,10 +65,6 @@ public final class SQLiteSink {
     let pointWriter: RoutePointWriter
     /// `type_names`: the id of each sample type.
     var typeNames: NameDictionary
-    var lastOffset: (seconds: Int32, text: String) = (Int32.min, "")
-    /// 16 slots of 32 bytes for text bound without a copy (`scratchSlot`).
-    private let scratchBuffer = ScratchBuffer(byteCount: 16 * 32)
-    var scratch: UnsafeMutablePointer<UInt8> { scratchBuffer.bytes }
 
     /// This run moved a database of an earlier schema version to this one (its commit then compacts the file).
     var upgradedSchema = false
@@ -216,14 +215,10 @@ public final class SQLiteSink {
             throw runError(error)
         }
         let logLeft = try target.commit(compact: upgradedSchema || mostlyFreeSpace)
-        if let failure = target.compactionFailure {
-            summary.warnings["the file could not be compacted (its free space stays until a later run): \(failure)"] = 1
-        }
+        if let failure = target.compactionFailure { summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1 }
         if logLeft > 0 {
-            summary.warnings[
-                "the write-ahead log could not be emptied: a reader kept an older snapshot open "
-                    + "(bytes left in \((target.path as NSString).lastPathComponent)-wal; emptied by the next run)"
-            ] = Int(logLeft)
+            let name = (target.path as NSString).lastPathComponent
+            summary.warnings[StoreWarning.logNotEmptied(databaseName: name).summaryKey] = Int(logLeft)
         }
         return summary
     }
@@ -253,7 +248,9 @@ public final class SQLiteSink {
         }
     }
 
-    package func count(_ table: String, _ increment: Int = 1) { rowCounts[table, default: 0] += increment }
+    @inline(__always) func count(_ table: WrittenTable, _ increment: Int = 1) { rowCounts.add(table, increment) }
+
+    func warn(_ warning: StoreWarning, count: Int = 1) { warnings[warning.summaryKey, default: 0] += count }
 }
 
 /// Row ids assigned by the sink, so children can reference parents without asking SQLite.

@@ -1,41 +1,34 @@
 import HealthSQLite
 
-/// The prepared INSERT of every table, in `Schema` column order.
+/// The INSERTs of the tables with few rows per export, each bound by column name (`TableInsert`). The large
+/// tables have writers of their own (`SampleRowWriter`, `MetadataWriter`, `BeatWriter`, `RoutePointWriter`).
 struct SchemaStatements {
-    let correlation: SQLiteStatement
-    let correlationSample: SQLiteStatement
-    let workout: SQLiteStatement
-    let event: SQLiteStatement
-    let activity: SQLiteStatement
-    let statistic: SQLiteStatement
-    let route: SQLiteStatement
-    let summary: SQLiteStatement
-    let ecg: SQLiteStatement
-    let clinical: SQLiteStatement
-    let audiogram: SQLiteStatement
-    let audiogramPoint: SQLiteStatement
-    let vision: SQLiteStatement
-    let me: SQLiteStatement
-    let document: SQLiteStatement
-    let stateOfMind: SQLiteStatement
+    let correlation: TableInsert
+    let correlationSample: TableInsert
+    let workout: TableInsert
+    let event: TableInsert
+    let activity: TableInsert
+    let statistic: TableInsert
+    let route: TableInsert
+    let summary: TableInsert
+    let ecg: TableInsert
+    let clinical: TableInsert
+    let audiogram: TableInsert
+    let audiogramPoint: TableInsert
+    let vision: TableInsert
+    let me: TableInsert
+    let document: TableInsert
+    let stateOfMind: TableInsert
     let syncLookup: SQLiteStatement
-    let syncStore: SQLiteStatement
+    let syncStore: TableInsert
 
     init(_ connection: SQLiteConnection) throws {
-        // swift-format-ignore: NeverForceUnwrap
-        // Every name here is a table of Schema.tables (checked by the schema tests).
-        func table(_ name: String) -> SchemaTable { Schema.tables.first { $0.name == name }! }
-        func insert(_ name: String, orReplace: Bool = false, orIgnore: Bool = false) throws -> SQLiteStatement {
-            let table = table(name)
-            var sql = table.insertSQL()
-            if orReplace { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR REPLACE INTO") }
-            // An exact duplicate meets the UNIQUE (type, start_date, identity) constraint and is not stored.
-            if orIgnore { sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR IGNORE INTO") }
-            return try connection.prepare(sql)
+        func insert(_ name: String, verb: String = "INSERT") throws -> TableInsert {
+            try TableInsert(connection, table: name, verb: verb)
         }
         syncLookup = try connection.prepare(
             "SELECT version, row_table, row_id FROM sync_identifiers WHERE source_name = ?1 AND sync_identifier = ?2")
-        syncStore = try insert("sync_identifiers", orReplace: true)
+        syncStore = try insert("sync_identifiers", verb: "INSERT OR REPLACE")
         correlation = try insert("correlations")
         correlationSample = try insert("correlation_samples")
         workout = try insert("workouts")
@@ -49,8 +42,8 @@ struct SchemaStatements {
         audiogram = try insert("audiograms")
         audiogramPoint = try insert("audiogram_points")
         vision = try insert("vision_prescriptions")
-        me = try insert("me", orReplace: true)
-        document = try insert("documents", orReplace: true)
+        me = try insert("me", verb: "INSERT OR REPLACE")
+        document = try insert("documents", verb: "INSERT OR REPLACE")
         stateOfMind = try insert("state_of_mind")
     }
 }

@@ -30,8 +30,12 @@ struct TableInsert {
     /// Binds a row given by column name and inserts it, for tables with few rows (the names are looked up by
     /// SQLite on each call). Columns not named are NULL.
     func run(_ row: KeyValuePairs<String, SQLiteValue>) throws {
-        for (column, value) in row { statement.bind(try parameter(column), value) }
+        try run(columns: row.map { ($0.key, $0.value) })
+    }
+
+    func run(columns row: [(String, SQLiteValue)]) throws {
         defer { statement.clearBindings() }
+        for (column, value) in row { statement.bind(try parameter(column), value) }
         try statement.run()
     }
 }

@@ -1,0 +1,20 @@
+/// Which of an import's two threads does the work that either could do, decided once per run and handed to
+/// every part that asks (the queue, its sink, the reader, the job).
+///
+/// In a first import the writing thread is the bound (~95 % busy: every sample is inserted), so the decoding
+/// thread helps it: it computes the samples' fingerprints, frees the batches the writer is done with, and
+/// reads the workouts' GPX files. In a re-import the decoding thread is the bound (most samples are only looked
+/// up), so the writing thread does those three (measured: docs/performance.md).
+enum WorkPlacement {
+    case decoderHelps
+    case writerHelps
+
+    init(updatesExistingDatabase: Bool) { self = updatesExistingDatabase ? .writerHelps : .decoderHelps }
+
+    /// The decoding thread computes `SampleIdentity.fingerprint` of each sample it queues.
+    var decoderFingerprints: Bool { self == .decoderHelps }
+    /// Spent batches go back to the decoding thread, which releases their items (else the writer does).
+    var decoderReleasesBatches: Bool { self == .decoderHelps }
+    /// The decoding thread reads the workouts' route files (else the writing thread does, before writing one).
+    var decoderReadsRoutes: Bool { self == .decoderHelps }
+}
