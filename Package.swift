@@ -114,6 +114,7 @@ let package = Package(
             name: "HealthStagesTests",
             dependencies: ["HealthTestSupport", "HealthModel", "HealthStages", "HealthSQLite", "HealthImport"]),
         .testTarget(name: "HealthRollupsTests", dependencies: ["HealthModel", "HealthRollups"]),
+        .testTarget(name: "HealthSQLiteTests", dependencies: ["HealthSQLite"]),
         .testTarget(
             name: "HealthStoreTests",
             dependencies: [
