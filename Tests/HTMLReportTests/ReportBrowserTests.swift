@@ -5,7 +5,7 @@ import Testing
 
 /// The report as a person opens it: a real headless Chromium loads the file with every host name unresolvable,
 /// records its network log and console, and hands back the DOM it built. A control page with a console error
-/// and an image URL proves both checks can fail. Skipped (and passing) only where no Chromium is installed;
+/// and an image URL proves both checks can fail. Skipped only where no Chromium is installed;
 /// scripts/test installs Debian's chromium-headless-shell.
 @Suite struct ReportBrowserTests {
     struct Load {
