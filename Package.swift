@@ -97,12 +97,66 @@ let package = Package(
             name: "generate-export", dependencies: ["SampleExports"],
             path: "sample-exports/Sources/generate-export"),
 
+        // Tests mirror the layers: a test target per library target (and one for the generator), each listing
+        // what its files import, on a support target with the fixtures, the skip conditions, the process runner
+        // and the generated exports that suites share (docs/architecture.md, "Tests").
+        .target(
+            name: "HealthTestSupport",
+            dependencies: ["HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "SampleExports"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+        .testTarget(
+            name: "HealthReadingTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthImport", "SampleExports",
+            ]),
+        .testTarget(
+            name: "HealthStagesTests",
+            dependencies: ["HealthTestSupport", "HealthModel", "HealthStages", "HealthSQLite", "HealthImport"]),
+        .testTarget(name: "HealthRollupsTests", dependencies: ["HealthModel", "HealthRollups"]),
+        .testTarget(name: "HealthSQLiteTests", dependencies: ["HealthSQLite"]),
+        .testTarget(
+            name: "HealthStoreTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthRollups", "HealthSQLite", "HealthStore", "HealthStages",
+                "HealthImport", "HealthCSV", "HealthPipelines", "HealthETL", "SampleExports", "CZlib",
+            ]),
+        .testTarget(
+            name: "HealthImportTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthReading", "HealthStages", "HealthSQLite", "HealthImport",
+                "SampleExports",
+            ]),
+        .testTarget(
+            name: "HealthCSVTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV",
+                "SampleExports",
+            ]),
+        .testTarget(
+            name: "HTMLReportTests",
+            dependencies: ["HealthTestSupport", "HealthSQLite", "HealthImport", "HTMLReport", "HealthETL"]),
+        .testTarget(
+            name: "HealthPostgresTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthStages", "HealthSQLite", "HealthStore", "HealthImport",
+                "HealthPostgres", "HealthPipelines", "HealthETL", "SampleExports",
+            ]),
+        .testTarget(
+            name: "HealthDatasetteTests",
+            dependencies: [
+                "HealthTestSupport", "HealthSQLite", "HealthStore", "HealthImport", "HealthDatasette", "HealthETL",
+                "SampleExports",
+            ]),
+        .testTarget(
+            name: "HealthPipelinesTests",
+            dependencies: ["HealthTestSupport", "HealthModel", "HealthPostgres", "HealthPipelines"]),
         .testTarget(
             name: "HealthETLTests",
             dependencies: [
-                "HealthModel", "HealthReading", "HealthStages", "HealthRollups", "HealthSQLite", "HealthStore",
-                "HealthImport", "HealthCSV", "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthPipelines",
-                "HealthETL", "SampleExports", "CZlib",
+                "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "HealthImport",
+                "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
             ]),
+        .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 @testable import HealthCSV
 @testable import HealthETL
@@ -30,11 +31,9 @@ struct CSVCommandTests {
     }
 
     /// daily.csv against the database it came from, through an independent reader.
-    @Test func dailyCSVHoldsTheDailyRollups() throws {
-        guard let python = CSVTestSupport.executable("python3") else {
-            print("skipped: python3 is not installed")
-            return
-        }
+    @Test(.enabled(if: Condition.python3, "python3 is not installed"))
+    func dailyCSVHoldsTheDailyRollups() throws {
+        let python = try #require(Fixtures.executable("python3"))
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
@@ -53,9 +52,9 @@ struct CSVCommandTests {
             out = {r[0]: {h: repr(float(v)) for h, v in zip(header[1:], r[1:]) if v != ''} for r in body}
             print(json.dumps({"header": header, "days": out}))
             """
-        let parsed = try CSVTestSupport.run(python, ["-c", script, folder + "/daily.csv"])
+        let parsed = try ProcessRunner.run(python, ["-c", script, folder + "/daily.csv"])
         #expect(parsed.status == 0, "\(parsed.error)")
-        let object = try CSVTestSupport.json(parsed.output)
+        let object = try jsonObject(parsed.output)
         let header = try #require(object["header"] as? [String])
         let days = try #require(object["days"] as? [String: [String: String]]).mapValues { $0.compactMapValues(Double.init) }
         #expect(header.first == "date")
@@ -74,7 +73,7 @@ struct CSVCommandTests {
         #expect(days.count == Int(try db.scalar("SELECT count(DISTINCT date) FROM daily_rollups").integer ?? -1))
 
         // daily_long.csv: one row per day, type and statistic, through the same reader.
-        let long = try CSVTestSupport.run(
+        let long = try ProcessRunner.run(
             python, ["-c", "import csv, sys; print(len(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))) - 1)", folder + "/daily_long.csv"])
         #expect(Int(long.output.trimmingCharacters(in: .whitespacesAndNewlines)) == Int(try db.scalar("SELECT count(*) FROM daily_rollups").integer ?? -1))
 

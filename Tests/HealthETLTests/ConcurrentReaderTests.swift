@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Synchronization
 import Testing
 @testable import HealthDatasette
@@ -39,30 +40,26 @@ struct ConcurrentReaderTests {
     }
 
     /// A real Datasette serving the database (not `--immutable`: the file changes under it), started on
-    /// 127.0.0.1; nil when Datasette cannot be installed (the reason is printed).
+    /// 127.0.0.1; nil when Datasette cannot be installed (the reason is printed; the readers run without it).
     struct DatasetteServer {
         let process: Process
         let port: Int
         let databaseName: String
 
         init?(database: String, directory: TemporaryDirectory) throws {
-            guard let datasette = DatasetteTests.installedDatasette(log: directory.file("pip.log")) else { return nil }
-            port = try DatasetteTests.freePort()
+            guard let datasette = Fixtures.datasette else { return nil }
+            port = try LocalHTTP.freePort()
             databaseName = DatasetteMetadata.databaseName(ofPath: database)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: datasette)
-            process.arguments = ["serve", database, "--host", "127.0.0.1", "--port", String(port)]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try ProcessRunner.start(
+                datasette, ["serve", database, "--host", "127.0.0.1", "--port", String(port)])
             let deadline = Date().addingTimeInterval(180)
             var ready = false
             while !ready && process.isRunning && Date() < deadline {
-                ready = (try? DatasetteTests.fetch(port: port, "/-/versions.json"))?.status == 200
+                ready = (try? LocalHTTP.fetch(port: port, "/-/versions.json"))?.status == 200
                 if !ready { usleep(250_000) }
             }
             guard ready else {
-                DatasetteTests.stop(process)
+                ProcessRunner.stop(process)
                 throw SQLiteError(code: 0, message: "Datasette did not start on port \(port)")
             }
         }
@@ -70,7 +67,7 @@ struct ConcurrentReaderTests {
         /// The snapshot through Datasette's JSON API, as a dashboard would ask for it.
         func snapshot() throws -> Snapshot {
             let sql = ConcurrentReaderTests.snapshotSQL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let (status, body) = try DatasetteTests.fetch(port: port, "/\(databaseName).json?sql=\(sql)&_shape=array")
+            let (status, body) = try LocalHTTP.fetch(port: port, "/\(databaseName).json?sql=\(sql)&_shape=array")
             guard status == 200,
                 let rows = try JSONSerialization.jsonObject(with: body) as? [[String: Any]],
                 let count = (rows.first?["row_count"] as? NSNumber)?.int64Value,
@@ -81,7 +78,7 @@ struct ConcurrentReaderTests {
             return Snapshot(rows: count, checksum: checksum)
         }
 
-        func stop() { DatasetteTests.stop(process) }
+        func stop() { ProcessRunner.stop(process) }
     }
 
     /// Readers on threads of their own, each with its own connection and a 100 ms busy timeout, querying
@@ -150,7 +147,9 @@ struct ConcurrentReaderTests {
     }
 
     /// The executable next to the tests, a base database of an earlier export, and the states before and
-    /// after importing a later one (computed by an import in this process, without readers).
+    /// after importing a later one (computed by an import in this process, without readers). The exports,
+    /// the base database and the two states are made once per test process (`Prepared`); each test has a
+    /// folder of its own for its copies of the base.
     struct Setup {
         let directory = TemporaryDirectory()
         let executable: String
@@ -159,19 +158,31 @@ struct ConcurrentReaderTests {
         let before: Snapshot
         let after: Snapshot
 
-        init?() throws {
-            guard let executable = CrashSafetyTests.executable else { return nil }
-            self.executable = executable
-            let earlier = try CrashSafetyTests.export(days: 14, into: directory)
-            later = try CrashSafetyTests.export(days: 24, into: directory)
-            base = directory.file("base.sqlite")
-            let zone = TimeZone(identifier: "Europe/Berlin")
-            _ = try ImportJob(inputPath: earlier, databasePath: base, timeZone: zone).run()
-            before = try snapshot(of: base)
-            let reference = directory.file("reference.sqlite")
-            try FileManager.default.copyItem(atPath: base, toPath: reference)
-            _ = try ImportJob(inputPath: later, databasePath: reference, timeZone: zone).run()
-            after = try snapshot(of: reference)
+        struct Prepared {
+            let base: String
+            let later: String
+            let before: Snapshot
+            let after: Snapshot
+        }
+
+        static let prepared = OnceCache<String, Prepared>()
+
+        init() throws {
+            executable = try #require(Fixtures.healthetl)
+            let prepared = try Self.prepared.value("base") {
+                let directory = TemporaryDirectory.removedAtExit("concurrent-readers")
+                let earlier = try CrashSafetyTests.export(days: 14, into: directory)
+                let later = try CrashSafetyTests.export(days: 24, into: directory)
+                let base = directory.file("base.sqlite")
+                let zone = TimeZone(identifier: "Europe/Berlin")
+                _ = try ImportJob(inputPath: earlier, databasePath: base, timeZone: zone).run()
+                let before = try snapshot(of: base)
+                let reference = directory.file("reference.sqlite")
+                try FileManager.default.copyItem(atPath: base, toPath: reference)
+                _ = try ImportJob(inputPath: later, databasePath: reference, timeZone: zone).run()
+                return Prepared(base: base, later: later, before: before, after: try snapshot(of: reference))
+            }
+            (base, later, before, after) = (prepared.base, prepared.later, prepared.before, prepared.after)
         }
 
         func copyOfBase(_ name: String) throws -> String {
@@ -181,12 +192,8 @@ struct ConcurrentReaderTests {
         }
 
         func startImport(into database: String) throws -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["import", later, "--db", database, "--quiet", "--timezone", "Europe/Berlin"]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try ProcessRunner.start(
+                executable, ["import", later, "--db", database, "--quiet", "--timezone", "Europe/Berlin"])
         }
 
         /// The files in the folder that belong to `database` besides itself (`-wal`, `-shm`, `.lock`, …).
@@ -198,23 +205,13 @@ struct ConcurrentReaderTests {
     }
 
     static func runStatus(_ executable: String, database: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["status", "--db", database]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try ProcessRunner.run(executable, ["status", "--db", database], mergeError: true)
+        return (result.status, result.output)
     }
 
-    @Test func readersAreNeverRefusedDuringAReimport() throws {
-        guard let setup = try Setup() else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func readersAreNeverRefusedDuringAReimport() throws {
+        let setup = try Setup()
         defer { setup.directory.remove() }
         #expect(setup.before != setup.after)
         let database = try setup.copyOfBase("health.sqlite")
@@ -254,11 +251,9 @@ struct ConcurrentReaderTests {
                 + "(\(result.seen.map { "\($0.key): \($0.value)" }))")
     }
 
-    @Test func readersAreNeverRefusedWhenTheImportIsKilled() throws {
-        guard let setup = try Setup() else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func readersAreNeverRefusedWhenTheImportIsKilled() throws {
+        let setup = try Setup()
         defer { setup.directory.remove() }
         // How long a run takes, to kill the next one halfway.
         let timing = try setup.copyOfBase("timing.sqlite")
@@ -302,11 +297,9 @@ struct ConcurrentReaderTests {
 extension ConcurrentReaderTests {
     /// Ctrl-C or SIGTERM: the run rolls back (or deletes its unfinished new file), records the failed run,
     /// removes its lock file and exits 128 + the signal; nothing is left beside the database.
-    @Test func anInterruptedRunLeavesNothingBehind() throws {
-        guard let setup = try Setup() else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func anInterruptedRunLeavesNothingBehind() throws {
+        let setup = try Setup()
         defer { setup.directory.remove() }
         for (signal, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             let database = try setup.copyOfBase("health-\(signal).sqlite")
@@ -335,11 +328,7 @@ extension ConcurrentReaderTests {
         }
         // A first import interrupted: no database, no temporary file, no lock file.
         let fresh = setup.directory.file("fresh.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setup.executable)
-        process.arguments = ["import", setup.later, "--db", fresh, "--quiet"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProcessRunner.start(setup.executable, ["import", setup.later, "--db", fresh, "--quiet"])
         let deadline = Date(timeIntervalSinceNow: 30)
         while process.isRunning, Date() < deadline, DatabaseLock.currentHolder(ofDatabase: fresh) == nil {
             usleep(2_000)
@@ -358,19 +347,12 @@ extension ConcurrentReaderTests {
     /// A first import stopped while its rollups are read by the extra connections (its temporary file then
     /// has a `-wal` and a `-shm` beside it): once, it rolls back; twice, the second signal exits at once. Either
     /// way no file is left: neither the database, nor the temporary file, its log files or the lock.
-    @Test(arguments: [1, 2])
+    @Test(.needsHealthetlExecutable, arguments: [1, 2])
     func aFirstImportStoppedDuringItsRollupsLeavesNothing(signals: Int) throws {
-        guard let setup = try Setup() else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+        let setup = try Setup()
         defer { setup.directory.remove() }
         let fresh = setup.directory.file("fresh.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setup.executable)
-        process.arguments = ["import", setup.later, "--db", fresh, "--quiet"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProcessRunner.start(setup.executable, ["import", setup.later, "--db", fresh, "--quiet"])
         let log = fresh + ".healthetl-\(process.processIdentifier).tmp-wal"
         let deadline = Date(timeIntervalSinceNow: 60)
         while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: log) { usleep(200) }
@@ -436,26 +418,20 @@ extension ConcurrentReaderTests {
 
     /// A disk that fills up during a run (here a file-size limit, so the log cannot grow past 512 KB): the run
     /// fails with the database's name and exit 73, and the database is exactly as before.
-    @Test func aFullDiskLeavesTheDatabaseAsBefore() throws {
-        guard let setup = try Setup() else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func aFullDiskLeavesTheDatabaseAsBefore() throws {
+        let setup = try Setup()
         defer { setup.directory.remove() }
         let database = try setup.copyOfBase("health.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // SIGXFSZ ignored: a write past the limit then fails with EFBIG, as a write to a full disk fails.
-        process.arguments = [
-            "-c", "trap '' XFSZ; ulimit -f 512; exec \"$0\" import \"$1\" --db \"$2\" --quiet",
-            setup.executable, setup.later, database,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 73, "\(message)")
+        let process = try ProcessRunner.run(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; ulimit -f 512; exec \"$0\" import \"$1\" --db \"$2\" --quiet",
+                setup.executable, setup.later, database,
+            ])
+        let message = process.error
+        #expect(process.status == 73, "\(message)")
         #expect(message.hasPrefix("healthetl: \(database): "), "\(message)")
         #expect(message.split(separator: "\n").count == 1, "\(message)")
         let db = try SQLiteConnection(path: database, create: false)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 @testable import HealthImport
 @testable import HealthSQLite
@@ -8,19 +9,11 @@ import Testing
 /// The `healthetl` executable killed with SIGKILL at random moments: the database is always either as
 /// before the run or as after it, passes `PRAGMA integrity_check`, and the next run completes normally.
 struct CrashSafetyTests {
-    /// The executable built next to the test bundle (`swift build --build-tests` builds both).
-    static var executable: String? {
-        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let path = bundle.appendingPathComponent("healthetl").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }
-
+    /// An export of `days` days (generated once per test process), copied into `directory`.
     static func export(days: Int, into directory: TemporaryDirectory) throws -> String {
         var options = GeneratorOptions(seed: 21, days: days, profile: .ios18)
         options.scale = 0.5
-        let path = directory.file("export-\(days).zip")
-        _ = try ExportGenerator(options: options).write(to: .zip(path))
-        return path
+        return try GeneratedExport.zip(options).copy(to: directory.file("export-\(days).zip"))
     }
 
     /// Starts `healthetl import`, kills it after `delay` seconds if it is still running; returns whether it
@@ -28,11 +21,8 @@ struct CrashSafetyTests {
     static func importKilled(
         _ executable: String, export: String, database: String, after delay: Double
     ) throws -> (finished: Bool, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["import", export, "--db", database, "--quiet", "--timezone", "Europe/Berlin"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProcessRunner.start(
+            executable, ["import", export, "--db", database, "--quiet", "--timezone", "Europe/Berlin"])
         let deadline = Date(timeIntervalSinceNow: delay)
         while process.isRunning, Date() < deadline { usleep(1_000) }
         let finished = !process.isRunning
@@ -49,11 +39,9 @@ struct CrashSafetyTests {
         return try dataContent(of: database)
     }
 
-    @Test func killedImportsLeaveTheDatabaseBeforeOrAfter() throws {
-        guard let executable = Self.executable else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func killedImportsLeaveTheDatabaseBeforeOrAfter() throws {
+        let executable = try #require(Fixtures.healthetl)
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let earlier = try Self.export(days: 4, into: directory)
@@ -117,23 +105,16 @@ struct CrashSafetyTests {
 extension CrashSafetyTests {
     /// Two cron jobs started at once on a database that does not exist yet: one builds it, the other waits
     /// for the lock, then finds the same export already imported. Never two writers, never two files.
-    @Test func twoRunsAtOnceSerialise() throws {
-        guard let executable = Self.executable else {
-            print("skipped: the healthetl executable is not built next to the tests (run swift build --build-tests)")
-            return
-        }
+    @Test(.needsHealthetlExecutable)
+    func twoRunsAtOnceSerialise() throws {
+        let executable = try #require(Fixtures.healthetl)
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let export = try Self.export(days: 3, into: directory)
         let database = directory.file("health.sqlite")
-        let processes = (0..<2).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["import", export, "--db", database, "--quiet", "--wait", "60"]
-            process.standardError = FileHandle.nullDevice
-            return process
+        let processes = try (0..<2).map { _ in
+            try ProcessRunner.start(executable, ["import", export, "--db", database, "--quiet", "--wait", "60"])
         }
-        for process in processes { try process.run() }
         for process in processes { process.waitUntilExit() }
         #expect(processes.map(\.terminationStatus) == [0, 0])
         do {
@@ -148,15 +129,9 @@ extension CrashSafetyTests {
 
         // With no time to wait, the second one says who holds the database and exits 75.
         let holder = try DatabaseLock(databasePath: database, timeoutSeconds: 0)
-        let blocked = Process()
-        blocked.executableURL = URL(fileURLWithPath: executable)
-        blocked.arguments = ["import", export, "--db", database, "--wait", "0"]
-        let errors = Pipe()
-        blocked.standardError = errors
-        try blocked.run()
-        blocked.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(blocked.terminationStatus == 75)
+        let blocked = try ProcessRunner.run(executable, ["import", export, "--db", database, "--wait", "0"])
+        let message = blocked.error
+        #expect(blocked.status == 75)
         #expect(message.contains("locked by pid \(getpid())"))
         #expect(message.split(separator: "\n").count == 1)
         withExtendedLifetime(holder) {}

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthETL
@@ -94,18 +95,16 @@ struct HelpTests {
     }
 
     /// Rendered by groff as man(1) would: no warnings, and the options read as typed (`\-` escapes are right).
-    @Test func theManPageRendersWithoutWarnings() throws {
-        guard let groff = CSVTestSupport.executable("groff") else {
-            print("skipped: groff is not installed (Debian: groff-base)")
-            return
-        }
+    @Test(.enabled(if: Condition.groff, "groff is not installed (Debian: groff-base)"))
+    func theManPageRendersWithoutWarnings() throws {
+        let groff = try #require(Fixtures.executable("groff"))
         let roff = run(["help", "--man"])
         #expect(roff.code == 0)
         #expect(roff.out.hasPrefix(".TH HEALTHETL 1 "))
-        let lint = try CSVTestSupport.run(groff, ["-man", "-ww", "-z"], input: roff.out)
+        let lint = try ProcessRunner.run(groff, ["-man", "-ww", "-z"], input: roff.out)
         #expect(lint.status == 0)
         #expect(lint.error.isEmpty, "\(lint.error)")
-        let page = try CSVTestSupport.run(groff, ["-man", "-Tutf8", "-P-cbou", "-rLL=200n"], input: roff.out)
+        let page = try ProcessRunner.run(groff, ["-man", "-Tutf8", "-P-cbou", "-rLL=200n"], input: roff.out)
         let text = page.output.replacingOccurrences(of: "\u{2010}", with: "-").replacingOccurrences(of: "\u{2212}", with: "-")
         for command in Self.commandNames where command != "help" {
             #expect(text.contains("healthetl \(command)"), "\(command)")
@@ -117,11 +116,9 @@ struct HelpTests {
     }
 
     /// The completion script, loaded into bash and asked what a user at a prompt would ask.
-    @Test func bashCompletesCommandsOptionsAndFiles() throws {
-        guard let bash = CSVTestSupport.executable("bash") else {
-            print("skipped: bash is not installed")
-            return
-        }
+    @Test(.enabled(if: Condition.bash, "bash is not installed"))
+    func bashCompletesCommandsOptionsAndFiles() throws {
+        let bash = try #require(Fixtures.executable("bash"))
         let folder = TemporaryDirectory("completion")
         defer { folder.remove() }
         _ = folder.write("export.zip", "")
@@ -134,7 +131,7 @@ struct HelpTests {
                 _healthetl
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let result = try CSVTestSupport.run(bash, ["--norc", "--noprofile"], input: probe)
+            let result = try ProcessRunner.run(bash, ["--norc", "--noprofile"], input: probe)
             #expect(result.status == 0, "\(result.error)")
             return result.output.split(separator: "\n").map(String.init).sorted()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 @testable import HealthCSV
 @testable import HealthETL
@@ -41,7 +42,7 @@ struct PipelineRunTests {
         #expect(try db.scalar("SELECT value FROM settings WHERE key = 'time_zone'") == .text("Europe/Berlin"))
         let second = run(["run", pipeline, "--json"])
         #expect(second.code == 0)
-        #expect(try CSVTestSupport.json(second.out)["outcome"] as? String == "unchanged")
+        #expect(try jsonObject(second.out)["outcome"] as? String == "unchanged")
     }
 
     @Test func spreadsheetWritesOnlyTheExcelDailyFiles() throws {
@@ -87,7 +88,7 @@ struct PipelineRunTests {
 
         let result = run(["run", pipeline, "--json"])
         #expect(result.code == 0, "\(result.err)")
-        #expect(try CSVTestSupport.json(result.out)["input"] as? String == newer)
+        #expect(try jsonObject(result.out)["input"] as? String == newer)
         #expect(FileManager.default.fileExists(atPath: directory.file("out-rollups/daily.csv")))
         #expect(!FileManager.default.fileExists(atPath: directory.file("out-rollups/workouts.csv")))
         // The report is refreshed from the database the run wrote, owner-only.
@@ -113,7 +114,7 @@ struct PipelineRunTests {
         #expect(result.code == 64)  // --rescan is an import flag, not a run flag
         let filtered = run(["run", pipeline, "--json"])
         #expect(filtered.code == 0, "\(filtered.err)")
-        let summary = try CSVTestSupport.json(filtered.out)
+        let summary = try jsonObject(filtered.out)
         let stages = summary["stages"] as? [String: [String: Int]]
         #expect((stages?["filter"]?.values.first ?? 0) > 0)
         let db = try SQLiteConnection(path: directory.file("research.sqlite"), create: false)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 @testable import HealthETL
 @testable import HealthModel
@@ -6,10 +7,7 @@ import Testing
 
 /// The command line, run in-process with captured output.
 struct ToolTests {
-    final class Output {
-        var out = ""
-        var err = ""
-    }
+    typealias Output = CapturedOutput
 
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = Output()
@@ -18,10 +16,7 @@ struct ToolTests {
         return (code, output.out, output.err)
     }
 
-    static let oneRecordExport = exportXML(
-        """
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:05:00 +0100" value="5"/>
-        """)
+    static let oneRecordExport = oneRecordExportXML
 
     @Test func usageErrorsExit64WithASuggestion() {
         let result = run(["import", "x.zip", "--db", "a.sqlite", "--quite"])
