@@ -1,0 +1,114 @@
+import HealthModel
+
+/// A JSON value as the protocol carries it. Objects keep their keys in the order they were built, so every
+/// answer is written the same way twice (Foundation's dictionaries would not), and integers stay integers
+/// (a JSON-RPC id of 7 comes back as 7, not 7.0).
+package indirect enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    package static func == (left: JSON, right: JSON) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The member `key` of an object (the first, if the sender repeated it); nil for other values.
+    package subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    package var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// A number that is a whole number (`7` or `7.0`), as an integer.
+    package var integerValue: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value) where value.rounded() == value && abs(value) < 9.0e15: return Int64(value)
+        default: return nil
+        }
+    }
+
+    package var isNull: Bool { self == .null }
+
+    /// A Double as JSON: a number, or null where JSON has none (NaN, infinities).
+    package static func real(_ value: Double?) -> JSON {
+        guard let value, value.isFinite else { return .null }
+        return .number(value)
+    }
+
+    package static func text(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+
+    /// Compact JSON text (no spaces, no newline: one protocol message per line).
+    package var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    package func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .integer(let value): output += String(value)
+        case .number(let value):
+            guard value.isFinite else {
+                output += "null"
+                return
+            }
+            // Whole numbers within the exact range print without a fraction; others as Swift's shortest
+            // round-trip text (`19647.1028386461`, `1e-05`), which is valid JSON.
+            if value.rounded() == value && abs(value) < 1.0e15 {
+                output += String(Int64(value))
+            } else {
+                output += String(value)
+            }
+        case .string(let value): output += JSONText.quote(value)
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                output += JSONText.quote(member.0)
+                output += ":"
+                member.1.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral
+{
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(nilLiteral: ()) { self = .null }
+}
