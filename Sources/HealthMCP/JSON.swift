@@ -18,6 +18,8 @@ package indirect enum JSON: Equatable, Sendable {
         case (.bool(let a), .bool(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
+        // JSON has one kind of number: 1000 and 1e3 are equal.
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): return Double(a) == b
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):

@@ -28,14 +28,11 @@ package struct LineReader {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
                 if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = Array(buffer[start..<end])
+                let length = discarding + end - start
+                let line = length > maximumLength ? [] : Array(buffer[start..<end])
                 start = newline + 1
-                if discarding > 0 {
-                    let length = discarding + line.count
-                    discarding = 0
-                    return .tooLong(length: length)
-                }
-                return .text(line)
+                discarding = 0
+                return length > maximumLength ? .tooLong(length: length) : .text(line)
             }
             if start > 0 {
                 buffer.removeSubrange(0..<start)

@@ -60,7 +60,8 @@ package struct MetricResolver {
     /// the key, or that the key contains, counts as close.
     func nearest(to key: String) -> [Metric] {
         let scored = metrics.map { metric -> (Metric, Int) in
-            let names = [metric.shortName, metric.displayName].map(Self.normalized)
+            let aliases = Self.aliases.filter { $0.value == metric.identifier }.map(\.key)
+            let names = [metric.shortName, metric.displayName].map(Self.normalized) + aliases
             let distance = names.map { name in
                 name.contains(key) || key.contains(name) ? abs(name.count - key.count) / 4 : editDistance(name, key)
             }.min() ?? Int.max

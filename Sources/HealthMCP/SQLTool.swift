@@ -45,8 +45,11 @@ enum SQLTool {
         var rows: [JSON] = []
         var lines: [String] = []
         var truncated = false
-        try statement.forEachRow { row in
-            guard !truncated else { return }
+        // Stepping stops at the first row that does not fit: a query of endless rows ends there, not at the
+        // time limit.
+        struct Full: Error {}
+        do {
+            try statement.forEachRow { row in
             var cells: [JSON] = []
             for column in 0..<row.columnCount {
                 switch row.columnView(column) {
@@ -60,11 +63,12 @@ enum SQLTool {
             let json = JSON.array(cells)
             guard budget.admit(json) else {
                 truncated = true
-                return
+                throw Full()
             }
             rows.append(json)
             lines.append(cells.map(cellText).joined(separator: " | "))
-        }
+            }
+        } catch is Full {}
         var text = columns.joined(separator: " | ") + "\n" + lines.joined(separator: "\n")
         text += "\n(\(rows.count) rows" + (truncated ? "; more were left out: a LIMIT, a WHERE or an aggregate narrows it" : "") + ")"
         return ToolAnswer(

@@ -49,6 +49,11 @@ package struct SQLiteAccess: Sendable, CustomStringConvertible {
         SQLITE_SAVEPOINT: "SAVEPOINT",
     ]
 
+    package init(action: Action, database: String?) {
+        self.action = action
+        self.database = database
+    }
+
     init(code: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?) {
         let firstText = first.map { String(cString: $0) }
         let secondText = second.map { String(cString: $0) }
