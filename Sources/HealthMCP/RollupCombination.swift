@@ -62,6 +62,6 @@ package struct RollupCombination {
 
     /// The names in a `sources` value, which the rollups join with `; `.
     package static func split(_ sources: String) -> [String] {
-        sources.components(separatedBy: "; ").filter { !$0.isEmpty }
+        sources.split(separator: "; ").map(String.init)
     }
 }

@@ -7,10 +7,11 @@ enum SleepNightsTool {
 
     /// The rollups' statistics → the answer's fields. Before iOS 16 (and from apps without stages) sleep is only
     /// "asleep", counted as unspecified.
-    static let stages: [(field: String, statistics: [String], isSleep: Bool)] = [
-        ("deep_hours", ["AsleepDeep_hours"], true), ("core_hours", ["AsleepCore_hours"], true),
-        ("rem_hours", ["AsleepREM_hours"], true), ("unspecified_hours", ["AsleepUnspecified_hours", "Asleep_hours"], true),
-        ("awake_hours", ["Awake_hours"], false), ("in_bed_hours", ["InBed_hours"], false),
+    static let stages: [(field: String, label: String, statistics: [String], isSleep: Bool)] = [
+        ("deep_hours", "deep", ["AsleepDeep_hours"], true), ("core_hours", "core", ["AsleepCore_hours"], true),
+        ("rem_hours", "REM", ["AsleepREM_hours"], true),
+        ("unspecified_hours", "unspecified", ["AsleepUnspecified_hours", "Asleep_hours"], true),
+        ("awake_hours", "awake", ["Awake_hours"], false), ("in_bed_hours", "in bed", ["InBed_hours"], false),
     ]
 
     static let definition = ToolDefinition(
@@ -94,7 +95,7 @@ enum SleepNightsTool {
                 continue
             }
             let parts = stages.compactMap { stage in
-                night.hours[stage.field].map { "\(stage.field.replacingOccurrences(of: "_hours", with: "")) \(TextRendering.number($0))" }
+                night.hours[stage.field].map { "\(stage.label) \(TextRendering.number($0))" }
             }
             lines.append(
                 "\(date): asleep \(TextRendering.number(asleepValue)) h (\(parts.joined(separator: ", "))) — sources: "

@@ -4,7 +4,7 @@ import HealthSQLite
 /// (the metric catalog), kept only while the database is the same committed state.
 package final class ToolContext {
     package let database: HealthDatabase
-    private var cached: (key: CacheKey, catalog: MetricCatalog, periods: Set<String>, timeZone: String?)?
+    private var cached: (key: CacheKey, catalog: MetricCatalog, periods: Set<String>)?
 
     /// The same file (`generation`) and no commit by another connection since (`PRAGMA data_version`).
     private struct CacheKey: Equatable {
@@ -24,24 +24,25 @@ package final class ToolContext {
     /// The periods the rollups table holds (`settings.rollups`; default day, week, month).
     package func storedPeriods(_ connection: SQLiteConnection) throws -> Set<String> { try refresh(connection).periods }
 
-    /// The IANA zone of the database's local dates (`settings.time_zone`).
-    package func timeZone(_ connection: SQLiteConnection) throws -> String? { try refresh(connection).timeZone }
+    /// The IANA zone of the database's local dates (`settings.time_zone`); read each time (one row), so that
+    /// `overview` does not pay for the catalog.
+    package func timeZone(_ connection: SQLiteConnection) throws -> String? {
+        try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text
+    }
 
     private func refresh(_ connection: SQLiteConnection) throws -> (
-        key: CacheKey, catalog: MetricCatalog, periods: Set<String>, timeZone: String?
+        key: CacheKey, catalog: MetricCatalog, periods: Set<String>
     ) {
         let key = CacheKey(
             generation: database.generation, dataVersion: try connection.scalar("PRAGMA data_version").integer ?? 0)
         if let cached, cached.key == key { return cached }
-        let catalog = try MetricCatalog.read(connection)
         var periods: Set<String> = ["day", "week", "month"]
         if let options = try connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text,
             let parsed = try? JSONParser.parse(options), case .array(let list)? = parsed["periods"]
         {
             periods = Set(list.compactMap(\.stringValue))
         }
-        let zone = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text
-        let fresh = (key, catalog, periods, zone)
+        let fresh = (key, try MetricCatalog.read(connection, periods: periods), periods)
         cached = fresh
         return fresh
     }

@@ -128,7 +128,8 @@ enum WorkoutDetailTool {
         try db.prepare(
             "SELECT type, activity_id, date, duration, duration_unit FROM workout_events WHERE workout_id = ? ORDER BY date, id"
         ).forEachRowBound([.integer(id)]) { row in
-            let type = String((row.text(0) ?? "").replacingOccurrences(of: "HKWorkoutEventType", with: ""))
+            let raw = row.text(0) ?? ""
+            let type = raw.hasPrefix("HKWorkoutEventType") ? String(raw.dropFirst("HKWorkoutEventType".count)) : raw
             eventCounts[type, default: 0] += 1
             events.append(
                 .object([
