@@ -139,13 +139,23 @@ enum MetricSeriesTool {
         let statement = try db.prepare(
             """
             SELECT r.label, r.value, r.sources, \(readings) AS readings FROM rollups r
-            WHERE r.period = ?1 AND r.type = ?2 AND r.statistic = ?3 AND r.label >= ?4 AND r.label <= ?5
+            WHERE r.type = ?2 AND r.period_start >= ?6 AND r.period_start < ?7
+            AND r.period = ?1 AND r.statistic = ?3 AND r.label >= ?4 AND r.label <= ?5
             ORDER BY r.label
             """)
-        try statement.forEachRowBound([.text(source), .text(metric), .text(statistic), .text(lower), .text(upper)]) { row in
+        let window = instantWindow(covered)
+        try statement.forEachRowBound([
+            .text(source), .text(metric), .text(statistic), .text(lower), .text(upper), .text(window.lower), .text(window.upper),
+        ]) { row in
             guard let label = row.text(0), !row.isNull(1) else { return }
             body(label, row.double(1), row.isNull(3) ? nil : row.double(3), row.text(2))
         }
+    }
+
+    /// UTC instants that hold the start of every period of `covered` whatever the zone (offsets are within ±14
+    /// hours): with the type, they let SQLite read only this type's rows of these days, not every type's.
+    static func instantWindow(_ covered: ClosedRange<LocalDate>) -> (lower: String, upper: String) {
+        (covered.lowerBound.adding(days: -2).description + "T00:00:00Z", covered.upperBound.adding(days: 2).description + "T00:00:00Z")
     }
 
     /// The first day of a stored period from its label (`2024-03-24`, a week's Monday, `2024-03`).

@@ -25,14 +25,15 @@ package struct RollupCombination {
     private var weight = 0.0
     private var extreme: Double?
     package private(set) var parts = 0
-    package private(set) var sources: Set<String> = []
+    /// The distinct `sources` texts of the parts, split only when asked (most days repeat the same text).
+    private var sourceTexts: Set<String> = []
 
     package init(statistic: String) { rule = Self.rule(for: statistic) }
 
     /// Adds one part: its value, its reading count (averages only) and its `sources` text (`A; B`).
     package mutating func add(_ value: Double, count: Double?, sources: String?) {
         parts += 1
-        if let sources { self.sources.formUnion(Self.split(sources)) }
+        if let sources { sourceTexts.insert(sources) }
         switch rule {
         case .sum: addCompensated(value)
         case .minimum: extreme = min(extreme ?? value, value)
@@ -59,6 +60,9 @@ package struct RollupCombination {
         case .countWeightedMean: return weight > 0 ? (total + compensation) / weight : nil
         }
     }
+
+    /// The sources of all parts, each once.
+    package var sources: Set<String> { Set(sourceTexts.flatMap(Self.split)) }
 
     /// The names in a `sources` value, which the rollups join with `; `.
     package static func split(_ sources: String) -> [String] {

@@ -48,7 +48,8 @@ enum SleepNightsTool {
 
     struct Night {
         var hours: [String: Double] = [:]
-        var sources: Set<String> = []
+        /// The rollups' `sources` texts, split once per night at the end.
+        var sourceTexts: Set<String> = []
     }
 
     static func answer(_ db: SQLiteConnection, range: ClosedRange<LocalDate>, maximumNights: Int) throws -> ToolAnswer {
@@ -61,14 +62,18 @@ enum SleepNightsTool {
         var nights: [String: Night] = [:]
         try db.prepare(
             """
-            SELECT date, statistic, value, sources FROM daily_rollups
-            WHERE type = ?1 AND date >= ?2 AND date <= ?3
+            SELECT label, statistic, value, sources FROM rollups
+            WHERE type = ?1 AND period_start >= ?4 AND period_start < ?5 AND period = 'day' AND label >= ?2 AND label <= ?3
             """
-        ).forEachRowBound([.text(sleepType), .text(range.lowerBound.description), .text(last.description)]) { row in
+        ).forEachRowBound([
+            .text(sleepType), .text(range.lowerBound.description), .text(last.description),
+            .text(MetricSeriesTool.instantWindow(range.lowerBound...last).lower),
+            .text(MetricSeriesTool.instantWindow(range.lowerBound...last).upper),
+        ]) { row in
             guard let date = row.text(0), let statistic = row.text(1), !row.isNull(2) else { return }
             guard let stage = stages.first(where: { $0.statistics.contains(statistic) }) else { return }
             nights[date, default: Night()].hours[stage.field, default: 0] += row.double(2)
-            nights[date, default: Night()].sources.formUnion(RollupCombination.split(row.text(3) ?? ""))
+            if let sources = row.text(3) { nights[date, default: Night()].sourceTexts.insert(sources) }
         }
         var list: [JSON] = []
         var lines: [String] = []
@@ -84,7 +89,7 @@ enum SleepNightsTool {
                 withData += 1
                 asleepTotal += asleepValue
             }
-            let sources = night?.sources.sorted() ?? []
+            let sources = Set(night?.sourceTexts.flatMap(RollupCombination.split) ?? []).sorted()
             list.append(
                 .object(
                     [("date", .string(date)), ("asleep_hours", .real(asleepValue))]
