@@ -136,11 +136,14 @@ enum MetricSeriesTool {
             (SELECT c.value FROM rollups c WHERE c.period = r.period AND c.label = r.label AND c.type = r.type
              AND c.statistic = 'count')
             """ : "NULL"
+        // The unary `+` keeps period and label out of index choice, so SQLite reads this type's rows by
+        // (type, period_start) instead of every type's rows of the range by (period, label): 20 times fewer rows
+        // on ten years, and no index is named.
         let statement = try db.prepare(
             """
             SELECT r.label, r.value, r.sources, \(readings) AS readings FROM rollups r
             WHERE r.type = ?2 AND r.period_start >= ?6 AND r.period_start < ?7
-            AND r.period = ?1 AND r.statistic = ?3 AND r.label >= ?4 AND r.label <= ?5
+            AND +r.period = ?1 AND r.statistic = ?3 AND +r.label >= ?4 AND +r.label <= ?5
             ORDER BY r.label
             """)
         let window = instantWindow(covered)

@@ -51,17 +51,18 @@ enum SamplesTool {
         var after: (start: String, id: Int64)?
         if let cursor = try arguments.string("cursor") {
             let parts = cursor.split(separator: "~")
-            guard parts.count == 2, parts[0].count == 20, let id = Int64(parts[1]) else {
+            guard parts.count == 2, parts[0].count == 20, let identity = Int64(parts[1]) else {
                 throw ToolError.argument(name: "cursor", reason: "not a next_cursor of this tool")
             }
-            after = (String(parts[0]), id)
+            after = (String(parts[0]), identity)
         }
         return try context.database.read { db in
             let metric = try MetricResolver(metrics: context.catalog(db).metrics).resolve(name)
             guard tables.contains(metric.table) else {
                 throw ToolError.notFound("\(metric.displayName) has no samples of its own (\(metric.kind)); ask for one of its parts.")
             }
-            // `local_date` has no index; the start instant has one (with the type). A local day's samples start
+            // `local_date` has no index; the start instant has one (with the type and the identity, which together
+            // are unique: the order of a page and the cursor, so a page stops reading at its last row). A local day's samples start
             // within 14 hours of its UTC day (zones run from UTC−12 to UTC+14), so a UTC window a day wider
             // on each side finds them through the index, and local_date decides.
             var conditions = [
@@ -77,13 +78,13 @@ enum SamplesTool {
                 values.append(.text(source))
             }
             if let after {
-                conditions.append("(start_date > ? OR (start_date = ? AND id > ?))")
+                conditions.append("(start_date > ? OR (start_date = ? AND identity > ?))")
                 values += [.text(after.start), .text(after.start), .integer(after.id)]
             }
             let statement = try db.prepare(
                 """
-                SELECT id, local_date, start_date, end_date, value, unit, source_name, flags FROM \(metric.table)
-                WHERE \(conditions.joined(separator: " AND ")) ORDER BY start_date, id LIMIT \(limit + 1)
+                SELECT id, local_date, start_date, end_date, value, unit, source_name, flags, identity FROM \(metric.table)
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY start_date, identity LIMIT \(limit + 1)
                 """)
             var budget = AnswerBudget(rows: limit, bytes: context.limits.maximumBytes)
             var samples: [JSON] = []
@@ -112,7 +113,7 @@ enum SamplesTool {
                 lines.append(
                     "\(TextRendering.instant(row.text(2))) – \(TextRendering.instant(row.text(3))): \(shown) \(row.text(5) ?? "")"
                         + " from \(TextRendering.quoted(row.text(6) ?? ""))" + (row.integer(7) != 0 ? " flags \(row.integer(7))" : ""))
-                last = "\(row.text(2) ?? "")~\(row.integer(0))"
+                last = "\(row.text(2) ?? "")~\(row.integer(8))"
             }
             let next = more ? last : nil
             var text = "\(samples.count) samples of \(metric.displayName), \(range.lowerBound) to \(range.upperBound)"

@@ -60,10 +60,11 @@ enum SleepNightsTool {
             nextStart = last.adding(days: 1)
         }
         var nights: [String: Night] = [:]
+        // By the type's start instants, as metric_series reads (the `+` keeps the label out of index choice).
         try db.prepare(
             """
             SELECT label, statistic, value, sources FROM rollups
-            WHERE type = ?1 AND period_start >= ?4 AND period_start < ?5 AND period = 'day' AND label >= ?2 AND label <= ?3
+            WHERE type = ?1 AND period_start >= ?4 AND period_start < ?5 AND +period = 'day' AND +label >= ?2 AND +label <= ?3
             """
         ).forEachRowBound([
             .text(sleepType), .text(range.lowerBound.description), .text(last.description),

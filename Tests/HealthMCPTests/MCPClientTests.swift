@@ -203,6 +203,25 @@ struct MCPClientTests {
         #expect(Int64(workout["statistics"]?.arrayValue.count ?? -1) == statistics.integer)
         #expect(workout["workout"]?["id"]?.integerValue == routed)
         #expect(detail[2]["is_error"] == true)
+
+        // Samples page through a day in start order, every row once.
+        let sampleIDs = try db.query(
+            """
+            SELECT id FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount' AND local_date = '2024-03-24'
+            ORDER BY start_date, identity
+            """
+        ).compactMap { $0.first?.integer }
+        var paged: [Int64] = []
+        var sampleCursor: String?
+        repeat {
+            var arguments: [(String, JSON)] = [("metric", "StepCount"), ("start", "2024-03-24"), ("end", "2024-03-24"), ("limit", 40)]
+            if let sampleCursor { arguments.append(("cursor", .string(sampleCursor))) }
+            let page = try MCPClient.structured(
+                try MCPClient.run(database: database, program: [["call": "samples", "arguments": .object(arguments)]], in: directory)[1])
+            paged += page["samples"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
+            sampleCursor = page["next_cursor"]?.stringValue
+        } while sampleCursor != nil
+        #expect(paged == sampleIDs && sampleIDs.count > 40)
         #expect(detail[3]["is_error"] == true && detail[3]["text"]?.stringValue?.contains("Running") == true)
     }
 }
