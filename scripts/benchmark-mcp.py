@@ -46,7 +46,7 @@ class Server:
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             [executable, "mcp", "--db", database], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, bufsize=0)
+            stderr=subprocess.DEVNULL)
         self.next_id = 0
 
     def request(self, method, params):
@@ -54,6 +54,7 @@ class Server:
         line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n"
         began = time.perf_counter()
         self.process.stdin.write(line.encode())
+        self.process.stdin.flush()
         answer = self.process.stdout.readline()
         elapsed = time.perf_counter() - began
         message = json.loads(answer)

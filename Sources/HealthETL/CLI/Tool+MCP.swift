@@ -5,7 +5,8 @@ import HealthModel
 extension CommandDescription {
     static let mcpCommand = CommandDescription(
         name: "mcp",
-        abstract: "Serve a database to an AI assistant over MCP (stdio, read-only): metrics, sleep, workouts, SQL.",
+        abstract:
+            "Serve a database to an AI assistant over MCP (stdio, read-only; client setup: docs/mcp.md).",
         usage: ["mcp --db <path> [--timeout-ms <ms>] [--max-rows <n>]"],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to serve (opened read-only, never changed).", valueIsFile: true),
@@ -16,7 +17,7 @@ extension CommandDescription {
         ],
         examples: [
             "healthetl mcp --db ~/health.sqlite",
-            #"{"mcpServers": {"health": {"command": "/usr/bin/healthetl", "args": ["mcp", "--db", "/home/me/health.sqlite"]}}}"#,
+            "healthetl mcp --db /home/me/health.sqlite --timeout-ms 2000 --max-rows 500",
         ])
 }
 
