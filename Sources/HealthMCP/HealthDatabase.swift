@@ -105,7 +105,8 @@ package final class HealthDatabase {
         deadline = clock.now + limits.timeout
         defer { deadline = nil }
         try transactionControl("BEGIN")
-        defer { try? transactionControl("COMMIT") }
+        // A read transaction left open would pin the server to this state forever: if COMMIT fails, roll back.
+        defer { if (try? transactionControl("COMMIT")) == nil { try? transactionControl("ROLLBACK") } }
         do {
             return try body(connection)
         } catch let error as SQLiteError {

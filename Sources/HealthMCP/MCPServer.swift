@@ -18,9 +18,10 @@ package struct MCPServer {
         self.configuration = configuration
     }
 
-    /// Serves until the input ends; returns how many requests were answered.
+    /// Serves until the input ends or the output is closed; returns how many requests were answered. `write`
+    /// returns false when the answer could not be written (the client went away).
     @discardableResult
-    package func serve(input descriptor: Int32, write: (String) -> Void, log: (String) -> Void) -> Int {
+    package func serve(input descriptor: Int32, write: (String) -> Bool, log: (String) -> Void) -> Int {
         let session = MCPSession(context: ToolContext(database: database), configuration: configuration)
         var reader = LineReader(descriptor: descriptor, maximumLength: Self.maximumLineLength)
         var answered = 0
@@ -28,15 +29,33 @@ package struct MCPServer {
             switch line {
             case .tooLong(let length):
                 log("healthetl mcp: a line of \(length) bytes was refused (at most \(Self.maximumLineLength))\n")
-                write(JSONRPC.error(id: .null, JSONRPC.Error(JSONRPC.Error.parseError, "Parse error: the line is too long")) + "\n")
+                let refusal = JSONRPC.Error(JSONRPC.Error.parseError, "Parse error: the line is too long")
+                guard write(JSONRPC.error(id: .null, refusal) + "\n") else { return answered }
             case .text(let bytes):
                 guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
                 if let answer = session.answer(line: bytes) {
-                    write(answer + "\n")
+                    guard write(answer + "\n") else { return answered }
                     answered += 1
                 }
             }
         }
         return answered
+    }
+
+    /// Writes all of `text` to a file descriptor (stdout), through partial writes and signals; false when the
+    /// reader has gone (EPIPE: SIGPIPE is ignored by the caller), instead of a crash in FileHandle.
+    package static func write(_ text: String, to descriptor: Int32) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return true }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
     }
 }

@@ -59,7 +59,8 @@ extension Tool {
         // A client that goes away mid-answer: the write fails and the next read sees the end of stdin.
         signal(SIGPIPE, SIG_IGN)
         standardError("healthetl mcp: serving \(database) read-only on stdin/stdout\n")
-        server.serve(input: STDIN_FILENO, write: standardOutput, log: standardError)
+        // Protocol goes straight to stdout (as it comes straight from stdin): nothing else may be written there.
+        server.serve(input: STDIN_FILENO, write: { MCPServer.write($0, to: STDOUT_FILENO) }, log: standardError)
         return ExitCode.success.rawValue
     }
 }
