@@ -13,7 +13,8 @@ enum MetricSeriesTool {
             Watch together are not added up, as in the Health app); heart rate and other discrete types are \
             averages (or min/max/count); sleep and other categories are hours per value. Every period overlapping \
             the range is listed, with value null when it has no data; a week or month at the edge of the range \
-            covers its whole period (first_day/last_day say which days). Years are combined from months.
+            covers its whole period (first_day/last_day say which days). Years are combined from months. Keep the \
+            range within the metric's first and last day (list_metrics); a long series is cut at next_start.
             """,
         inputSchema: SchemaBuilder.object(
             [
@@ -72,11 +73,11 @@ enum MetricSeriesTool {
         return try context.database.read { db in
             let metric = try MetricResolver(metrics: context.catalog(db).metrics).resolve(name)
             let statistic = try chooseStatistic(requested, of: metric)
-            var starts = period.starts(overlapping: range)
+            // Built only up to the cap: a range of centuries per day would otherwise be a million dates.
+            var starts = period.starts(overlapping: range, limit: context.limits.maximumRows + 1)
             var nextStart: LocalDate?
             if starts.count > context.limits.maximumRows {
-                nextStart = starts[context.limits.maximumRows]
-                starts = Array(starts.prefix(context.limits.maximumRows))
+                nextStart = starts.removeLast()
             }
             let covered = (starts.first ?? range.lowerBound)...period.next(after: starts.last ?? range.upperBound).adding(days: -1)
             let stored = try context.storedPeriods(db)

@@ -34,12 +34,12 @@ package enum SeriesPeriod: String, CaseIterable, Sendable {
         }
     }
 
-    /// The first day of every period that overlaps `range`, in order: every one of them gets a point, with or
-    /// without data.
-    package func starts(overlapping range: ClosedRange<LocalDate>) -> [LocalDate] {
+    /// The first day of every period that overlaps `range`, in order, at most `limit` of them: every one gets a
+    /// point, with or without data.
+    package func starts(overlapping range: ClosedRange<LocalDate>, limit: Int = .max) -> [LocalDate] {
         var starts: [LocalDate] = []
         var current = start(of: range.lowerBound)
-        while current <= range.upperBound {
+        while current <= range.upperBound && starts.count < limit {
             starts.append(current)
             current = next(after: current)
         }

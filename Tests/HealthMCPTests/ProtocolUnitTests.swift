@@ -73,6 +73,9 @@ import Testing
         for period in SeriesPeriod.allCases {
             #expect(period.count(overlapping: range) == period.starts(overlapping: range).count, "\(period)")
         }
+        let centuries = LocalDate(year: 1000, month: 1, day: 1)...LocalDate(year: 9999, month: 12, day: 31)
+        #expect(SeriesPeriod.day.starts(overlapping: centuries, limit: 3).map(\.description) == ["1000-01-01", "1000-01-02", "1000-01-03"])
+        #expect(SeriesPeriod.day.count(overlapping: centuries) == 9_000 * 365 + 2_182)  // 2,182 leap years
         // ISO week 1 of 2025 starts on Monday 2024-12-30.
         #expect(SeriesPeriod.week.start(of: try #require(LocalDate("2025-01-01"))).description == "2024-12-30")
         #expect(SeriesPeriod.month.next(after: try #require(LocalDate("2024-12-01"))).description == "2025-01-01")
