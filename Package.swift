@@ -112,7 +112,7 @@ let package = Package(
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(
             name: "HealthMCPTests",
-            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthMCP", "SampleExports"],
+            dependencies: ["HealthMCP", "HealthSQLite", "SampleExports"],
             exclude: ["mcp_client.py"]),
     ]
 )
