@@ -9,6 +9,7 @@ import PackageDescription
 //   HealthStore      on model, rollups, SQLite wrapper
 //   HealthImport     on reading, stages, store
 //   HealthCSV, HTMLReport, HealthPostgres (libpq), HealthDatasette: the sinks, peers, each on the store only
+//   HealthMCP        the MCP server (healthetl mcp): a reading peer of the sinks, on model, SQLite wrapper, store
 //   HealthPipelines  composes the import and the sinks;  HealthETL (the CLI) on pipelines;  healthetl on the CLI
 //
 // Internal API shared between targets is `package`, not `public`.
@@ -25,7 +26,7 @@ let package = Package(
         .library(
             name: "HealthETL",
             targets: [
-                "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
+                "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette", "HealthMCP",
                 "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
                 "HealthModel",
             ]),
@@ -74,6 +75,10 @@ let package = Package(
         .target(
             name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
+        // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
+        .target(
+            name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
             name: "HealthPipelines", dependencies: [
@@ -84,7 +89,7 @@ let package = Package(
         .target(
             name: "HealthETL", dependencies: [
                 "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
-                "HealthPostgres", "HealthDatasette", "HealthPipelines",
+                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -158,5 +163,10 @@ let package = Package(
                 "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
             ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
+        // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
+        .testTarget(
+            name: "HealthMCPTests",
+            dependencies: ["HealthMCP", "HealthSQLite", "SampleExports"],
+            exclude: ["mcp_client.py"]),
     ]
 )

@@ -45,6 +45,9 @@ let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_
 public final class SQLiteConnection {
     let handle: OpaquePointer
     public let path: String
+    /// Swift objects that SQLite calls back into (authorizer, progress handler): released after the close in
+    /// `deinit`, so they outlive every callback (`SQLiteGuards.swift`).
+    var callbackOwners: [AnyObject] = []
 
     /// Configures the SQLite library once per process, before the first connection (see the shim).
     private static let configured: Bool = {

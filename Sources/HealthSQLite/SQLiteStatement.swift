@@ -15,14 +15,25 @@ public final class SQLiteStatement {
     private var textSlots: UnsafeMutablePointer<UInt8>?
     private static let textSlotSize = 128
 
+    /// What follows the first statement of `sql`, when it holds more than one (SQLite compiles only the first):
+    /// a caller that accepts exactly one statement refuses the rest instead of silently ignoring it.
+    package let trailingSQL: String
+
     package init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(
-            connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        var rest = ""
+        let code = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(
+                connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail, tail.pointee != 0 { rest = String(cString: tail) }
+            return code
+        }
         guard code == SQLITE_OK, let statement else { throw connection.error(code, sql: sql) }
         handle = statement
         self.connection = connection
         self.sql = sql
+        trailingSQL = rest
     }
 
     deinit {
@@ -238,6 +249,18 @@ public final class SQLiteStatement {
             result.append((0..<sqlite3_column_count(handle)).map(column))
         }
     }
+
+    /// Whether the statement cannot change the database file (`sqlite3_stmt_readonly`): true for SELECT and
+    /// reading PRAGMAs, false for anything that writes, and for VACUUM, ATTACH and transaction control.
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// A column of the current row as a value (copied), while stepping with `forEachRow`.
+    package func value(_ column: Int32) -> SQLiteValue { self.column(column) }
+
+    /// The byte length of a text or blob column of the current row (without copying it).
+    package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {

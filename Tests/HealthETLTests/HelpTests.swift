@@ -14,7 +14,7 @@ struct HelpTests {
         return (code, output.out, output.err)
     }
 
-    static let commandNames = ["import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "help"]
+    static let commandNames = ["import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "mcp", "help"]
 
     @Test func toolHelpListsEveryCommand() {
         for arguments in [["help"], ["--help"], ["-h"]] {

@@ -44,6 +44,7 @@ public struct Tool {
             Command(description: .reportCommand, run: Tool.runReport),
             Command(description: .schemaCommand, run: Tool.runSchema),
             Command(description: .datasetteCommand, run: Tool.runDatasette),
+            Command(description: .mcpCommand, run: Tool.runMCP),
             Command(description: .helpCommand, run: Tool.runHelp),
         ]
     }

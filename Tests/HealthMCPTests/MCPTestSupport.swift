@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import HealthMCP
+@testable import HealthSQLite
+
+/// What the MCP tests share: the built `healthetl`, an owner-only scratch folder, the sample export imported once
+/// per test, and a raw stdio client for what the SDK cannot send (malformed lines).
+enum MCPFixtures {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// `healthetl` built next to the test bundle (`swift build --build-tests`), or nil.
+    static var executable: String? {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let path = folder.appendingPathComponent("healthetl").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    static var hasExecutable: Bool { executable != nil }
+
+    /// The sample export of the repository (with a tally: 2024-03-24 is 19,647 steps in the rollups).
+    static let sampleExport = repositoryRoot + "/sample-exports/export.zip"
+
+    /// Runs a program to its end; its exit status and what it wrote on stderr.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// The sample export imported by the real `healthetl import` into `directory` (Europe/Berlin days).
+    static func sampleDatabase(in directory: ScratchDirectory, name: String = "health.sqlite") throws -> String {
+        let executable = try #require(executable)
+        let database = directory.file(name)
+        let result = try run(executable, ["import", sampleExport, "--db", database, "--timezone", "Europe/Berlin", "--quiet"])
+        try #require(result.status == 0, "\(result.errors)")
+        return database
+    }
+}
+
+/// A temporary folder, owner-only (health data), removed by `remove()`.
+struct ScratchDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "healthetl-mcp-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func write(_ name: String, _ text: String) -> String {
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        return file(name)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// `healthetl mcp` as a child process spoken to line by line, without an SDK: for malformed input and for what
+/// exactly appears on stdout.
+final class RawServer {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var buffered = Data()
+
+    init(database: String, extra: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: try #require(MCPFixtures.executable))
+        process.arguments = ["mcp", "--db", database] + extra
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+    func sendBytes(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
+
+    /// The next line of stdout, parsed; fails the test when it is not JSON.
+    func receive() throws -> JSON {
+        while true {
+            if let newline = buffered.firstIndex(of: 0x0A) {
+                let line = buffered[buffered.startIndex..<newline]
+                buffered = Data(buffered[(newline + 1)...])
+                return try JSONParser.parse(Array(line))
+            }
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw JSONParser.Failure(message: "stdout ended", offset: 0) }
+            buffered.append(chunk)
+        }
+    }
+
+    func request(_ id: Int, _ method: String, _ params: String = "{}") throws -> JSON {
+        send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#)
+        return try receive()
+    }
+
+    func initialize(version: String = "2025-11-25") throws -> JSON {
+        let answer = try request(
+            0, "initialize", #"{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}"#)
+        send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        return answer
+    }
+
+    /// Closes stdin and waits for the exit; returns the status, the rest of stdout and stderr.
+    func finish() -> (status: Int32, rest: String, errors: String) {
+        try? input.fileHandleForWriting.close()
+        let rest = String(decoding: buffered + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, rest, errorText)
+    }
+}

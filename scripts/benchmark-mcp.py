@@ -1,0 +1,114 @@
+"""Times `healthetl mcp` over raw stdio (run by scripts/benchmark-mcp): start-up, every tool, peak RSS.
+
+    benchmark-mcp.py <healthetl> <database> <runs>
+"""
+
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+executable, database, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+# Arguments from the database itself: its last year, its busiest workout.
+db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+last = db.execute("SELECT max(label) FROM rollups WHERE period = 'day'").fetchone()[0]
+first = db.execute("SELECT min(label) FROM rollups WHERE period = 'day'").fetchone()[0]
+year_ago = db.execute("SELECT date(?, '-364 days')", (last,)).fetchone()[0]
+month_ago = db.execute("SELECT date(?, '-30 days')", (last,)).fetchone()[0]
+workout = db.execute(
+    "SELECT workout_id FROM workout_overview WHERE route_points > 0 ORDER BY route_points DESC LIMIT 1").fetchone()[0]
+db.close()
+
+calls = [
+    ("overview", {}),
+    ("list_metrics", {}),
+    ("metric_series day, 1 year", {"metric": "Steps", "start": year_ago, "end": last, "period": "day"}),
+    ("metric_series week HR, 1 year", {"metric": "HeartRate", "start": year_ago, "end": last, "period": "week"}),
+    ("metric_series month, 10 years", {"metric": "StepCount", "start": first, "end": last, "period": "month"}),
+    ("metric_series year HR, 10 years", {"metric": "HeartRate", "start": first, "end": last, "period": "year"}),
+    ("sleep_nights, 1 year", {"start": year_ago, "end": last}),
+    ("workouts, 20", {}),
+    ("workout_detail + 200-point route", {"id": workout, "route_points": 200}),
+    ("samples HR, 100 rows", {"metric": "HeartRate", "start": month_ago, "end": last}),
+    ("sql count(*) workouts", {"query": "SELECT count(*) FROM workouts"}),
+    ("sql steps per month", {"query": "SELECT substr(date, 1, 7) AS month, sum(value) FROM daily_rollups "
+                             "WHERE type = 'HKQuantityTypeIdentifierStepCount' AND statistic = 'sum' GROUP BY month"}),
+]
+names = {label: label.split(" ")[0].rstrip(",") for label, _ in calls}
+
+
+class Server:
+    def __init__(self):
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [executable, "mcp", "--db", database], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL)
+        self.next_id = 0
+
+    def request(self, method, params):
+        self.next_id += 1
+        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n"
+        began = time.perf_counter()
+        self.process.stdin.write(line.encode())
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        elapsed = time.perf_counter() - began
+        message = json.loads(answer)
+        if "error" in message or message.get("result", {}).get("isError"):
+            raise SystemExit(f"{method} {params}: {answer[:300]}")
+        return elapsed, len(answer)
+
+    def peak_rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        return 0
+
+    def cpu_seconds(self):
+        """The server's user + system CPU time: what a call costs, whatever else the machine runs."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+startups = []
+for _ in range(runs):
+    server = Server()
+    server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                  "clientInfo": {"name": "bench", "version": "1"}})
+    startups.append(time.perf_counter() - server.started)
+    server.close()
+
+server = Server()
+server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                              "clientInfo": {"name": "bench", "version": "1"}})
+rows = []
+for label, arguments in calls:
+    params = {"name": names[label], "arguments": arguments}
+    cold, size = server.request("tools/call", params)
+    cpu_before = server.cpu_seconds()
+    times = [server.request("tools/call", params)[0] for _ in range(runs)]
+    cpu = (server.cpu_seconds() - cpu_before) / runs
+    rows.append((label, cold, statistics.median(times), max(times), cpu, size))
+peak = server.peak_rss_kib()
+server.close()
+
+print(f"healthetl mcp on {os.path.basename(database)} ({os.path.getsize(database) / 1e9:.2f} GB, {first} to {last}), "
+      f"{runs} calls each")
+print(f"| what | first call | median | slowest | server CPU per call | answer bytes |")
+print(f"|---|---:|---:|---:|---:|---:|")
+print(f"| start-up (spawn → initialize answered) | | {statistics.median(startups) * 1000:.1f} ms | "
+      f"{max(startups) * 1000:.1f} ms | | |")
+for label, cold, median, slowest, cpu, size in rows:
+    print(f"| {label} | {cold * 1000:.1f} ms | {median * 1000:.1f} ms | {slowest * 1000:.1f} ms | {cpu * 1000:.1f} ms "
+          f"| {size:,} |")
+print(f"| peak RSS (VmHWM) of the server after all calls | | {peak / 1024:.1f} MB | | | |")
