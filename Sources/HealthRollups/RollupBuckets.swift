@@ -67,12 +67,23 @@ struct RollupBucketStore {
     var clock: PeriodClock
     /// Finds buckets for sample ends, which jump around; a second cache keeps the sweep's warm.
     var endClock: PeriodClock
+    /// For sleep (`filesByNight`): the local day of a sample's end, to tell whether it ends in the evening.
+    private var nightClock: PeriodClock?
     private(set) var open: [RollupBucket] = []
 
-    init(period: RollupPeriod, timeZone: TimeZone) {
+    /// `filesByNight`: durations are filed under the day the night ends, not the day the sample ends (sleep:
+    /// a night from 23:00 to 07:00 is a stretch of stage samples, and those ending before midnight belong to
+    /// the morning after, as the Health app shows them).
+    init(period: RollupPeriod, timeZone: TimeZone, filesByNight: Bool = false) {
         clock = PeriodClock(period: period, timeZone: timeZone)
         endClock = clock
+        if filesByNight, period != .hour { nightClock = PeriodClock(period: .day, timeZone: timeZone) }
     }
+
+    /// A night's samples that end in the evening, from 18:00 local time on, count for the next day: a night
+    /// belongs to the day it ends, a nap to its own day. 18:00 is six hours before the local midnight that
+    /// ends the day (no clock change happens between 18:00 and midnight).
+    static let eveningBeforeMidnight: Int64 = 6 * 3600
 
     var period: RollupPeriod { clock.period }
 
@@ -117,7 +128,13 @@ struct RollupBucketStore {
     /// Adds seconds to a category value in the bucket whose span holds the sample's end: the bucket with
     /// start < end <= bucket end, so a sample ending exactly at midnight belongs to the day before.
     mutating func fileSeconds(_ duration: Int64, sampleEnd: Int64, value: Int32, source: Int32) {
-        let bucket = endClock.bucket(containing: sampleEnd - 1)
+        var instant = sampleEnd - 1
+        if nightClock != nil, let day = nightClock?.bucket(containing: instant),
+            day.end - instant <= Self.eveningBeforeMidnight
+        {
+            instant = day.end
+        }
+        let bucket = endClock.bucket(containing: instant)
         open[index(start: bucket.start, end: bucket.end)].addSeconds(duration, value: value, source: source)
     }
 

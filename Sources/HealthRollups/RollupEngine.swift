@@ -42,9 +42,13 @@ public struct RollupEngine: Sendable {
         // A period asked for twice would emit every row twice.
         let periods = periods.reduce(into: [RollupPeriod]()) { if !$0.contains($1) { $0.append($1) } }
         self.periods = periods
-        stores = periods.map { RollupBucketStore(period: $0, timeZone: timeZone) }
+        let byNight = kind == .category && Self.nightTypes.contains(typeIdentifier)
+        stores = periods.map { RollupBucketStore(period: $0, timeZone: timeZone, filesByNight: byNight) }
         values = RollupValueTable(typeIdentifier: typeIdentifier)
     }
+
+    /// Category types whose samples make up nights: filed under the day the night ends (`RollupBucketStore`).
+    static let nightTypes: Set = ["HKCategoryTypeIdentifierSleepAnalysis"]
 
     /// Adds the next sample (not before the previous one's start) and emits the buckets it closes.
     public mutating func add(_ sample: RollupSample, emit: (RollupRow) -> Void) throws(RollupError) {

@@ -46,6 +46,37 @@ struct RollupCategoryTests {
         #expect(F.close(F.value(rows, .hour, "2024-05-11T07:00+02:00", "InBed_hours"), 0.5))
     }
 
+    /// A Watch night is many short stage samples: those that end before midnight belong to the morning after
+    /// too. From 18:00 local time on, a sleep counts for the next day; a nap ending earlier for its own day.
+    /// Other categories keep the day their sample ends.
+    @Test func aNightsEveningSamplesGoToTheMorningAfter() throws {
+        let watch = "Anna’s Apple Watch"
+        let rows = try RollupEngine.rollUp([
+            stage("10 14:00:00", "10 15:00:00", "AsleepUnspecified", watch, 0),  // a nap: the 10th
+            stage("10 17:00:00", "10 17:59:59", "AsleepCore", watch, 0),  // ends before 18:00: the 10th
+            stage("10 22:40:00", "10 23:10:00", "AsleepCore", watch, 0),  // the night: the 11th, all of it
+            stage("10 23:10:00", "10 23:55:00", "AsleepDeep", watch, 0),
+            stage("10 23:55:00", "11 06:30:00", "AsleepCore", watch, 0),
+        ], typeIdentifier: F.sleep, kind: .category, periods: [.day, .week, .month], timeZone: F.berlin)
+        #expect(F.close(F.value(rows, .day, "2024-05-10", "AsleepUnspecified_hours"), 1))
+        #expect(F.close(F.value(rows, .day, "2024-05-10", "AsleepCore_hours"), 3599.0 / 3600))
+        #expect(F.close(F.value(rows, .day, "2024-05-11", "AsleepCore_hours"), 0.5 + 6.5 + 5.0 / 60))
+        #expect(F.close(F.value(rows, .day, "2024-05-11", "AsleepDeep_hours"), 0.75))
+        #expect(F.row(rows, .day, "2024-05-10", "AsleepDeep_hours") == nil)
+        // A month's last night counts for the next month.
+        let endOfMonth = try RollupEngine.rollUp([
+            RollupSample(start: F.at("2024-05-31 23:00:00 +0200"), end: F.at("2024-05-31 23:30:00 +0200"),
+                         category: Self.value + "AsleepCore", sourceName: watch, sourceClass: 0),
+        ], typeIdentifier: F.sleep, kind: .category, periods: [.month], timeZone: F.berlin)
+        #expect(endOfMonth.map(\.label) == ["2024-06"])
+        // A mindful session in the evening stays on its day.
+        let mindful = try RollupEngine.rollUp([
+            RollupSample(start: F.at("2024-05-10 21:00:00 +0200"), end: F.at("2024-05-10 21:20:00 +0200"),
+                         category: nil, sourceName: watch, sourceClass: 0),
+        ], typeIdentifier: "HKCategoryTypeIdentifierMindfulSession", kind: .category, periods: [.day], timeZone: F.berlin)
+        #expect(mindful.map(\.label) == ["2024-05-10"])
+    }
+
     @Test func overlappingSamplesOfOneValueCountTheirTimeOnce() throws {
         let rows = try RollupEngine.rollUp([
             stage("11 01:00:00", "11 03:00:00", "InBed", "AutoSleep", 2),

@@ -68,6 +68,15 @@ struct ReferenceRollup {
         formatter.timeZone = timeZone
     }
 
+    /// Where a category stretch ending at `end` is filed: its last second's day, except that a night of sleep
+    /// ending from 18:00 local time on counts for the next day (this reference's own reading of the rule, with
+    /// Foundation's calendar).
+    func filed(_ end: Int64) -> Int64 {
+        let last = Date(timeIntervalSince1970: TimeInterval(end - 1))
+        guard type == RollupFixture.sleep, calendar.component(.hour, from: last) >= 18 else { return end - 1 }
+        return Int64(calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: last))!.timeIntervalSince1970)
+    }
+
     /// Labels by period and minute: every zone's bucket boundaries fall on whole minutes.
     private final class LabelCache { var labels: [String: String] = [:] }
     private let cache = LabelCache()
@@ -152,7 +161,7 @@ struct ReferenceRollup {
                         RollupNaming.categoryStatistic(value: $0.category, typeIdentifier: type) == statistic
                     }.map(\.end).max()!
                     for period in periods {
-                        add(period, period == .hour ? instant : end - 1, statistic, Double(step) / 3600, best.sourceName)
+                        add(period, period == .hour ? instant : filed(end), statistic, Double(step) / 3600, best.sourceName)
                     }
                 }
             }

@@ -52,10 +52,15 @@ struct RollupTablesTests {
         #expect(try db.scalar("SELECT count(*) FROM rollups WHERE period = 'hour'") == .integer(0))
 
         // A different time zone later: the sleep still ends on the 2nd in Berlin, but 23:00–05:00 +0100 is
-        // 17:00–23:00 in New York, so there it ends on the 1st.
+        // 12:00–18:00 in Honolulu, a sleep that ends on the 1st just before the evening (from 18:00 on, a
+        // night counts for the next day: in New York, 17:00–23:00, it would still be the 2nd's).
+        _ = try SQLiteSink.changeTimeZone(
+            databasePath: database, to: TimeZone(identifier: "Pacific/Honolulu")!, lockTimeoutSeconds: 1)
+        #expect(try daily("SleepAnalysis_AsleepCore_hours", "2024-02-01") == .real(6))
         _ = try SQLiteSink.changeTimeZone(
             databasePath: database, to: TimeZone(identifier: "America/New_York")!, lockTimeoutSeconds: 1)
-        #expect(try daily("SleepAnalysis_AsleepCore_hours", "2024-02-01") == .real(6))
+        #expect(try daily("SleepAnalysis_AsleepCore_hours", "2024-02-02") == .real(6))
+        #expect(try daily("SleepAnalysis_AsleepCore_hours", "2024-02-01") == .null)
     }
 
     /// A new database's pass is read by two read-only connections while the importing one inserts, in a file
