@@ -64,6 +64,16 @@ struct ChangeLedger {
         }
     }
 
+    /// Counts an earlier run's feed row replaced: by the export that now covers its time, or by a later feed
+    /// file (FeedMerge.swift). Counted as `replaced`: the export's (or the newer file's) rows are the new version
+    /// of the same stretch of time.
+    mutating func countFeedReplaced(_ removed: RemovedRow, table: TrackedTable) {
+        update(removed.type, table: table) {
+            $0.replaced += 1
+            $0.noteChange(start: removed.start)
+        }
+    }
+
     /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
     mutating func uncount(_ removed: RemovedRow, table: TrackedTable) {
         update(removed.type, table: table) {

@@ -7,6 +7,10 @@ enum RemovalReason: String {
     case deleted
     /// A higher sync version took its place.
     case replaced
+    /// A Health Auto Export feed point (origin 1) whose time the next full export covers (FeedMerge.swift).
+    case feedSuperseded = "feed_superseded"
+    /// A feed point a later feed file sent again, with other content or not at all, for the span it covers.
+    case feedResent = "feed_resent"
 }
 
 /// A row taken out of a table, and what the run's bookkeeping needs to know about it.
@@ -104,7 +108,10 @@ struct RowRemover {
             let rows = previous.tables[table.rawValue]
             // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
             // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
-            let scan = try connection.prepare("SELECT id FROM \"\(table.name)\" WHERE id <= ?1 ORDER BY id")
+            // Feed rows (origin 1) are not the export's to delete: FeedMerge retires them by their time.
+            let exportRows = table == .correlations ? "" : " AND origin = 0"
+            let scan = try connection.prepare(
+                "SELECT id FROM \"\(table.name)\" WHERE id <= ?1\(exportRows) ORDER BY id")
             scan.bind(1, rows.previousMaxID)
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
             if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }

@@ -59,6 +59,13 @@ extension SQLiteSink {
         // so records that differ only in them would collide (issue 14: 563 legacy records read, 353 stored).
         // Each copy is kept with the next free identity, as with --keep-duplicates.
         let duplicates = DuplicateRule(dropsDuplicates: options.dropExactDuplicates && !sample.flags.contains(.badDate))
+        if options.feed {  // Health Auto Export feed: the merge rule decides (FeedMerge.swift)
+            switch try placeFeedPoint(sample, table: tracked, identity: identity) {
+            case .skip: return nil
+            case .kept(let id): return (tracked, id)
+            case .insert: break
+            }
+        }
         if !previous.isActive, sample.startDate == nil {
             // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does,
             // and give a kept copy the next free identity there too, so that a re-import meets them one by one.
@@ -75,7 +82,7 @@ extension SQLiteSink {
             }
             identity = free
         }
-        if previous.isActive {
+        if previous.isActive, !options.feed {
             switch try matchSample(tracked, type: sample.type, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
                 ledger.countUnchanged(
@@ -127,6 +134,7 @@ extension SQLiteSink {
         }
         statement.bind(14, Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0))
         statement.bind(15, Int64(sample.line))
+        statement.bind(17, feedOrigin)  // Health Auto Export feed (FeedMerge.swift)
         // The insert is the look-up: the UNIQUE (type, start_date, identity) index refuses a taken identity.
         let placement = try duplicates.place(identity) { candidate in
             statement.bind(16, candidate)

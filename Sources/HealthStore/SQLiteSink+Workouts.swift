@@ -44,6 +44,7 @@ extension SQLiteSink {
 
     func writeWorkout(_ workout: Workout) throws {
         let identity = SampleIdentity.fingerprint(workout)
+        if options.feed, try !placeFeedWorkout(workout, identity: identity) { return }  // FeedMerge.swift
         if try matchNested(.workouts, identity: identity) != nil {
             ledger.countUnchanged(
                 .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
@@ -70,6 +71,7 @@ extension SQLiteSink {
         statement.bind(21, Int64(workout.line))
         statement.bind(22, identity)
         statement.bindNull(23)  // local_start: set for all new workouts at the end of the run (WorkoutTotals)
+        statement.bind(24, feedOrigin)  // Health Auto Export feed (FeedMerge.swift)
         try statement.run()
         count("workouts")
         ledger.countInserted(

@@ -91,8 +91,7 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
             }
             return .flat
         case ["data", "workouts"]: return secondPass ? .descend : .raw
-        case ["data", "stateOfMind"]:
-            return .descend
+        case ["data", "stateOfMind"]: return secondPass ? .descend : .raw
         default:
             if path.count == 2, path[0] == "data", !secondPass {
                 warnings["Health Auto Export sections not read: \(path[1])", default: 0] += 1
@@ -129,7 +128,19 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
     }
 
     func rawElement(_ bytes: [UInt8], at path: [String], line: Int, column: Int) throws {
-        guard path == ["data", "workouts"], let emit else { return }
+        guard let emit else { return }
+        if path == ["data", "stateOfMind"] {
+            // As `--state-of-mind` reads them; the sink keeps one row per entry id (FeedMerge.swift).
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                warnings["State of Mind entries that are not JSON objects (skipped)", default: 0] += 1
+                return
+            }
+            var removed = 0
+            let cleaned = StateOfMindReader.withoutNUL(object, removed: &removed) as? [String: Any] ?? object
+            try emit(.stateOfMind(StateOfMindReader.entry(cleaned, origin: "\(self.path):\(line)", warnings: &warnings)))
+            return
+        }
+        guard path == ["data", "workouts"] else { return }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             warnings["Health Auto Export workouts that are not JSON objects (skipped)", default: 0] += 1
             return
