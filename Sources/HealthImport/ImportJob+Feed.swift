@@ -59,6 +59,7 @@ extension ImportJob {
         let sources = FeedSources()
         var warnings: [String: Int] = [:]
         var stageReports: [String: [String: Int]] = [:]
+        var pointsRead: [String: Int] = [:]
         do {
             for file in files {
                 let reader = try HealthAutoExportReader(path: file, sources: sources)
@@ -67,18 +68,16 @@ extension ImportJob {
                 warnings.merge(summary.warnings, uniquingKeysWith: +)
                 for (stage, report) in summary.stages { stageReports[stage, default: [:]].merge(report, uniquingKeysWith: +) }
                 try sink.endFeedFile(spans: reader.spans)
-                for (metric, count) in reader.pointsByMetric {
-                    summary.stages["feed", default: [:]]["points read: \(metric)", default: 0] += count
-                }
+                pointsRead.merge(reader.pointsByMetric, uniquingKeysWith: +)
             }
         } catch {
             summary.warnings = warnings
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
         }
-        let feedReport = summary.stages["feed"] ?? [:]
         summary.stages = stageReports
-        if !feedReport.isEmpty { summary.stages["feed"] = feedReport }
+        // The points read per metric, under the app's names (the counts by HealthKit type are in `changes`).
+        for (metric, count) in pointsRead { summary.items["Health Auto Export points: \(metric)"] = count }
         summary.warnings = warnings
         summary.rows = sink.rowCounts
         summary.dropped = sink.dropped
