@@ -60,6 +60,7 @@ extension ImportJob {
         var warnings: [String: Int] = [:]
         var stageReports: [String: [String: Int]] = [:]
         var pointsRead: [String: Int] = [:]
+        var bytesRead: UInt64 = 0
         do {
             for file in files {
                 let reader = try HealthAutoExportReader(path: file, sources: sources)
@@ -69,6 +70,7 @@ extension ImportJob {
                 for (stage, report) in summary.stages { stageReports[stage, default: [:]].merge(report, uniquingKeysWith: +) }
                 try sink.endFeedFile(spans: reader.spans)
                 pointsRead.merge(reader.pointsByMetric, uniquingKeysWith: +)
+                bytesRead += summary.xmlBytes
             }
         } catch {
             summary.warnings = warnings
@@ -76,6 +78,7 @@ extension ImportJob {
             throw labeled(error)
         }
         summary.stages = stageReports
+        summary.xmlBytes = bytesRead
         // The points read per metric, under the app's names (the counts by HealthKit type are in `changes`).
         for (metric, count) in pointsRead { summary.items["Health Auto Export points: \(metric)"] = count }
         summary.warnings = warnings
