@@ -39,6 +39,7 @@ struct JSONArrayScanner {
         let collector = RawCollector(path: path, body: { _ in })
         try withoutActuallyEscaping(body) { escapable in
             collector.body = escapable
+            defer { collector.body = { _ in } }  // let go of it before withoutActuallyEscaping checks
             try walk(collector)
         }
         return collector.found
