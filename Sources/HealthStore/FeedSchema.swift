@@ -5,9 +5,9 @@ import HealthSQLite
 /// the feed existed gets both on its next import (`upgrade`), without a version bump.
 package enum FeedSchema {
     /// The tables whose rows can come from the feed.
-    static let tables = ["cumulative_samples", "discrete_samples", "category_samples", "workouts"]
+    package static let tables = ["cumulative_samples", "discrete_samples", "category_samples", "workouts"]
 
-    static let originColumn = column(
+    package static let originColumn = column(
         "origin", "INTEGER NOT NULL DEFAULT 0",
         "Where the row came from: 0 a full export (`export.zip`); 1 Health Auto Export's JSON feed, where a "
             + "sample row is one bucket of HealthKit's statistics (a minute by default, sources already merged), "
