@@ -36,7 +36,10 @@ struct FeedMerge {
     /// Per tracked table: the last id given out before the current file (its own rows are above it).
     var fileFirstID = [Int64](repeating: Int64.max, count: TrackedTable.allCases.count)
     /// Per type: the newest start inserted from the current file.
-    var fileNewest: [String: Int64] = [:]
+    private(set) var fileNewest: [String: Int64] = [:]
+    /// The last type's newest starts, kept out of the dictionaries while its points stream in (a feed comes
+    /// metric by metric): the common point costs no hash lookup.
+    private var cached: (type: String, newest: Int64, fileNewest: Int64)?
     /// Per type: rows of earlier files or runs that the current file repeated exactly.
     var kept: [String: [Int64]] = [:]
     /// What the rule did, for the summary.
@@ -64,8 +67,31 @@ struct FeedMerge {
         return prepared
     }
 
+    /// A point of the cached type later than every feed row of it: noted, true; else false.
+    @inline(__always) mutating func insertsInOrder(_ type: String, start: Int64) -> Bool {
+        guard let cached, cached.type == type, start > cached.newest else { return false }
+        self.cached = (type, start, max(cached.fileNewest, start))
+        inserted += 1
+        return true
+    }
+
+    /// Puts the cached type's starts back into the dictionaries.
+    mutating func flushCache() {
+        guard let cached else { return }
+        newest[cached.type] = cached.newest
+        fileNewest[cached.type] = cached.fileNewest
+        self.cached = nil
+    }
+
+    mutating func resetFile() {
+        flushCache()
+        fileNewest = [:]
+        kept = [:]
+    }
+
     /// The newest feed start of `type` in the database (Int64.min for none), read once per run.
     mutating func newestStart(_ type: String, table: TrackedTable) throws -> Int64 {
+        flushCache()
         if let known = newest[type] { return known }
         let query = try statement(
             "SELECT max(start_date) FROM \"\(table.name)\" WHERE origin = 1 AND \(table.typeColumn) = ?1")
@@ -77,9 +103,15 @@ struct FeedMerge {
     }
 
     mutating func noteInsert(_ type: String, start: Int64) {
-        newest[type] = max(newest[type] ?? Int64.min, start)
-        fileNewest[type] = max(fileNewest[type] ?? Int64.min, start)
+        flushCache()
+        cached = (type, max(newest[type] ?? Int64.min, start), max(fileNewest[type] ?? Int64.min, start))
         inserted += 1
+    }
+
+    /// The newest start of `type` inserted from the current file.
+    mutating func newestInFile(_ type: String) -> Int64 {
+        flushCache()
+        return fileNewest[type] ?? Int64.min
     }
 
     /// A feed row that says exactly what the point says.
@@ -160,6 +192,7 @@ extension SQLiteSink {
             return .skip
         }
         let type = sample.type
+        if feedMerge.insertsInOrder(type, start: start) { return .insert }
         if feedMerge.tables[type] == nil { feedMerge.tables[type] = table }
         if start > (try feedMerge.newestStart(type, table: table)) {
             feedMerge.noteInsert(type, start: start)
@@ -169,7 +202,7 @@ extension SQLiteSink {
             keepFeedRow(table, id: id, type: type, start: sample.startDate, end: sample.endDate, identity: identity)
             return .kept(id)
         }
-        if start <= feedMerge.fileNewest[type] ?? Int64.min {
+        if start <= feedMerge.newestInFile(type) {
             for (id, value) in try feedMerge.rows(table, type: type, start: start)
             where id > feedMerge.fileFirstID[table.rawValue] && (table != .category || value == sample.textValue) {
                 try removeFeedRow(table, id: id, reason: .feedResent)
@@ -226,8 +259,7 @@ extension SQLiteSink {
     /// Starts a feed file: rows written from here on are the file's own.
     public func beginFeedFile() {
         feedMerge.fileFirstID = [ids.cumulative, ids.discrete, ids.category, ids.correlation, ids.workout]
-        feedMerge.fileNewest = [:]
-        feedMerge.kept = [:]
+        feedMerge.resetFile()
     }
 
     /// Ends a feed file: per type, the feed rows of earlier files or runs inside the time the file covers

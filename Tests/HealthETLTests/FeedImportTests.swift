@@ -302,6 +302,41 @@ import Testing
         #expect(Set(HealthAutoExportMetrics.all.map(\.name)).count == HealthAutoExportMetrics.all.count)
     }
 
+    /// A pipeline whose input is a folder of feed files, as a synced drop folder holds them: run twice, the
+    /// second run finds the same files and changes nothing.
+    @Test func pipelineTakesAFolderOfFeedFiles() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("feed"), withIntermediateDirectories: true)
+        _ = directory.write(
+            "feed/HealthAutoExport-2024-05-01.json",
+            Self.feed("step_count", units: "count", [Self.stepPoint("2024-05-01 10:00:00 +0200", 100)]))
+        _ = directory.write(
+            "feed/HealthAutoExport-2024-05-02.json",
+            Self.feed(
+                "step_count", units: "count",
+                [Self.stepPoint("2024-05-01 10:00:00 +0200", 120), Self.stepPoint("2024-05-02 09:00:00 +0200", 40)]))
+        let pipeline = directory.write(
+            "feed.json",
+            """
+            {"version": 1, "timeZone": "Europe/Berlin", "input": {"export": "\(directory.file("feed"))"},
+             "sinks": [{"sqlite": "\(directory.file("health.sqlite"))"}]}
+            """)
+        let first = run(["run", pipeline])
+        #expect(first.code == 0, "\(first.err)")
+        let steps = try daily(directory.file("health.sqlite"), "StepCount")
+        #expect(steps == ["2024-05-01": 120, "2024-05-02": 40])
+        let second = run(["run", pipeline, "--json"])
+        #expect(second.code == 0, "\(second.err)")
+        #expect(second.out.contains("\"outcome\" : \"unchanged\"") || second.out.contains("\"outcome\":\"unchanged\""), "\(second.out)")
+    }
+
+    /// docs/feed.md lists every name of the metric table.
+    @Test func feedDocumentationListsEveryMetric() throws {
+        let text = try String(contentsOfFile: Fixtures.repositoryRoot + "/docs/feed.md", encoding: .utf8)
+        for metric in HealthAutoExportMetrics.all { #expect(text.contains("`\(metric.name)`"), "\(metric.name)") }
+    }
+
     // MARK: - Real payloads (../shared)
 
     static let dailyPayload = Fixtures.real("hae/HealthAutoExport-2022-12-25-2023-03-25.json")

@@ -27,6 +27,7 @@ struct FeedPoints {
         unit = Self.normalizedUnit(units, identifier: metric?.identifier ?? "")
         count = 0
         spans = [:]
+        spanType = nil
         interval = nil
         sawWholeHours = false
         waiting.removeAll(keepingCapacity: true)
@@ -41,7 +42,7 @@ struct FeedPoints {
             return
         }
         count += 1
-        let source = sources.source(point.string("source"))
+        let source = sources.source(point)
         let line = Int32(clamping: line)
         switch metric?.shape {
         case .sleep:
@@ -67,6 +68,14 @@ struct FeedPoints {
             break
         }
         guard let start = point.timestamp("date") else { return missingDate(&warnings) }
+        noteAlignment(start)
+        if metric?.shape == .quantity, let interval, waiting.isEmpty {
+            // The common case, once the bucket length is known: one sample, straight on.
+            var sample = quantitySample(metric!.identifier, source: source, line: line, start: start)  // swift-format-ignore: NeverForceUnwrap
+            setValue(&sample, point.double("qty"))
+            sample.endDate = Timestamp(seconds: start.seconds + interval, offsetSeconds: start.offsetSeconds)
+            return try send(sample, emit)
+        }
         var samples: [Sample] = []
         switch metric?.shape {
         case .heartRate:
@@ -109,7 +118,6 @@ struct FeedPoints {
             }
             samples.append(sample)
         }
-        noteAlignment(start)
         for sample in samples {
             if let interval {
                 var sample = sample
@@ -125,6 +133,7 @@ struct FeedPoints {
 
     mutating func finish(warnings: inout [String: Int], emit: (consuming ExportItem) throws -> Void) throws {
         if !waiting.isEmpty { try decide(emit) }
+        closeSpan()
     }
 
     // MARK: - Buckets
@@ -158,16 +167,27 @@ struct FeedPoints {
         }
     }
 
-    private mutating func send(_ sample: Sample, _ emit: (consuming ExportItem) throws -> Void) throws {
+    private mutating func send(_ sample: consuming Sample, _ emit: (consuming ExportItem) throws -> Void) throws {
         if let start = sample.startDate?.seconds {
-            let end = max(start, sample.endDate?.seconds ?? start)
-            if let old = spans[sample.type] {
-                spans[sample.type] = (min(old.start, start), max(old.end, end))
+            // What the file covers, by start (a later file replaces the feed rows whose start lies inside).
+            if sample.type == spanType {
+                span = (min(span.start, start), max(span.end, start))
             } else {
-                spans[sample.type] = (start, end)
+                closeSpan()
+                spanType = sample.type
+                span = spans[sample.type].map { (min($0.start, start), max($0.end, start)) } ?? (start, start)
             }
         }
         try emit(.sample(sample))
+    }
+
+    private var spanType: String?
+    private var span: (start: Int64, end: Int64) = (0, 0)
+
+    /// Moves the current type's span into `spans`.
+    private mutating func closeSpan() {
+        if let spanType { spans[spanType] = span }
+        spanType = nil
     }
 
     // MARK: - Values

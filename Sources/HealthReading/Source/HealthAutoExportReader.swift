@@ -213,6 +213,17 @@ public final class FeedSources: @unchecked Sendable {
     /// `firstID`: ids below it are taken (none in a feed run).
     public init(firstID: Int = 0) { nextID = firstID }
 
+    private var last: (bytes: [UInt8], source: SampleSource)?
+
+    /// The source of a point (its `source` field), found by its bytes: a metric's points mostly share one.
+    func source(_ point: JSONFlatObject) -> SampleSource {
+        guard let (kind, range) = point.field("source"), kind == .string, !range.isEmpty else { return source(nil) }
+        if let last, last.bytes.elementsEqual(point.storage[range]) { return last.source }
+        let found = source(point.text(range))
+        last = (Array(point.storage[range]), found)
+        return found
+    }
+
     public func source(_ name: String?) -> SampleSource {
         let name = (name?.isEmpty ?? true) ? Self.defaultName : name!  // swift-format-ignore: NeverForceUnwrap
         if let known = byName[name] { return known }
