@@ -68,9 +68,13 @@ struct ChangeLedger {
     /// file (FeedMerge.swift). Counted as `replaced`: the export's (or the newer file's) rows are the new version
     /// of the same stretch of time.
     mutating func countFeedReplaced(_ removed: RemovedRow, table: TrackedTable) {
-        update(removed.type, table: table) {
-            $0.replaced += 1
-            $0.noteChange(start: removed.start)
+        countFeedReplaced(type: removed.type, table: table, count: 1, earliest: removed.start)
+    }
+
+    mutating func countFeedReplaced(type: String, table: TrackedTable, count: Int, earliest: Int64?) {
+        update(type, table: table) {
+            $0.replaced += count
+            $0.noteChange(start: earliest)
         }
     }
 

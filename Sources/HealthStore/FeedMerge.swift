@@ -304,11 +304,17 @@ extension SQLiteSink {
         }
         guard let exportDate = summary.exportDate, previous.isActive else { return }
         var retired = 0
-        for table in [TrackedTable.cumulative, .discrete, .category, .workouts] {
-            for id in try feedMerge.rows(table, before: exportDate) where !previous.tables[table.rawValue].seen.contains(id) {
-                try removeFeedRow(table, id: id, reason: .feedSuperseded)
-                retired += 1
+        for table in [TrackedTable.cumulative, .discrete, .category] {
+            for (type, count, earliest) in try remover.removeFeedRows(table, before: exportDate, reason: .feedSuperseded) {
+                ledger.countFeedReplaced(type: type, table: table, count: count, earliest: earliest)
+                previous.tables[table.rawValue].previousCount -= count
+                retired += count
             }
+        }
+        // Workouts, few, go one by one: statistics, events and metadata hang off them.
+        for id in try feedMerge.rows(.workouts, before: exportDate) where !previous.tables[TrackedTable.workouts.rawValue].seen.contains(id) {
+            try removeFeedRow(.workouts, id: id, reason: .feedSuperseded)
+            retired += 1
         }
         if retired > 0 {
             summary.stages["feed", default: [:]]["feed rows this export covers, replaced by its own (in deleted_samples)"] = retired

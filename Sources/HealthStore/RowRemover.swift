@@ -133,7 +133,30 @@ struct RowRemover {
             type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 
-    private static func archiveSQL(_ table: TrackedTable) -> String {
+    /// Moves every feed row (origin 1) of a sample table that starts before `date` (UTC text) to
+    /// `deleted_samples` with `reason`, in three statements rather than row by row: feed rows have nothing
+    /// hanging off them but metadata (no sync identifiers, correlations or beats). Returns, per type, how many
+    /// and the earliest start (FeedMerge.swift: the export that now covers their time).
+    func removeFeedRows(_ table: TrackedTable, before date: String, reason: RemovalReason) throws
+        -> [(type: String, count: Int, earliest: Int64?)]
+    {
+        let name = table.name
+        let counts = try connection.query(
+            "SELECT type, count(*), min(unixepoch(start_date)) FROM \"\(name)\" WHERE origin = 1 AND start_date < ?1 "
+                + "GROUP BY type ORDER BY type", [.text(date)]
+        ).map { (type: $0[0].text ?? "", count: Int($0[1].integer ?? 0), earliest: $0[2].integer) }
+        guard !counts.isEmpty else { return [] }
+        try connection.prepare(Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3 ORDER BY id", returning: false))
+            .run([.integer(runID), .text(reason.rawValue), .text(date)])
+        try connection.prepare(
+            "DELETE FROM metadata WHERE parent_table = '\(name)' AND parent_id IN "
+                + "(SELECT id FROM \"\(name)\" WHERE origin = 1 AND start_date < ?1)"
+        ).run([.text(date)])
+        try connection.prepare("DELETE FROM \"\(name)\" WHERE origin = 1 AND start_date < ?1").run([.text(date)])
+        return counts
+    }
+
+    private static func archiveSQL(_ table: TrackedTable, rows: String = "id = ?3", returning: Bool = true) -> String {
         // swift-format-ignore: NeverForceUnwrap
         let columns = Schema.tables.first { $0.name == table.name }!.columnNames
         let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
@@ -144,8 +167,8 @@ struct RowRemover {
                 identity, json_object(\(object)),
                 (SELECT json_group_array(json_array(key, value)) FROM (SELECT key, value FROM metadata
                  WHERE parent_table = '\(table.name)' AND parent_id = t.id ORDER BY rowid))
-            FROM "\(table.name)" AS t WHERE id = ?3
-            RETURNING type, identity, unixepoch(start_date)
+            FROM "\(table.name)" AS t WHERE \(rows)
+            \(returning ? "RETURNING type, identity, unixepoch(start_date)" : "")
             """
     }
 
