@@ -5,6 +5,7 @@ import Testing
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
+@testable import HealthStore
 
 /// Health Auto Export's JSON feed (issue 26), stated through the CLI and SQL on the public tables and views:
 /// the merge rule with exports (docs/incremental.md), the feed's shapes, bad input.
@@ -329,6 +330,29 @@ import Testing
         let second = run(["run", pipeline, "--json"])
         #expect(second.code == 0, "\(second.err)")
         #expect(second.out.contains("\"outcome\" : \"unchanged\"") || second.out.contains("\"outcome\":\"unchanged\""), "\(second.out)")
+    }
+
+    /// A database of this schema version written before the feed existed (no `origin`) gets the column, 0 for
+    /// its rows, on its next import, and takes the feed.
+    @Test func aDatabaseFromBeforeTheFeedGetsOrigin() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        let sample = Fixtures.repositoryRoot + "/sample-exports/export.zip"
+        #expect(run(["import", sample, "--db", database, "--timezone", "Europe/Berlin"]).code == 0)
+        let connection = try SQLiteConnection(path: database, create: false)
+        try connection.execute("DROP VIEW all_quantity_samples")
+        for table in ["cumulative_samples", "discrete_samples", "category_samples", "workouts"] {
+            try connection.execute("DROP INDEX \(table)_feed; ALTER TABLE \(table) DROP COLUMN origin")
+        }
+        for view in Schema.views where view.contains("all_quantity_samples") { try connection.execute(view) }
+        let feed = directory.write(
+            "feed.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-04-08 10:00:00 +0200", 100)]))
+        let result = run(["import", feed, "--db", database])
+        #expect(result.code == 0, "\(result.err)")
+        let origins = try query(database, "SELECT origin, count(*) FROM cumulative_samples GROUP BY origin ORDER BY origin")
+        #expect(origins.count == 2)
+        #expect(origins.last?.map(\.integer) == [1, 1])
     }
 
     /// docs/feed.md lists every name of the metric table.

@@ -68,10 +68,11 @@ struct FeedPoints {
             break
         }
         guard let start = point.timestamp("date") else { return missingDate(&warnings) }
+        let identifier = metric?.identifier ?? ""
         noteAlignment(start)
         if metric?.shape == .quantity, let interval, waiting.isEmpty {
             // The common case, once the bucket length is known: one sample, straight on.
-            var sample = quantitySample(metric!.identifier, source: source, line: line, start: start)  // swift-format-ignore: NeverForceUnwrap
+            var sample = quantitySample(identifier, source: source, line: line, start: start)
             setValue(&sample, point.double("qty"))
             sample.endDate = Timestamp(seconds: start.seconds + interval, offsetSeconds: start.offsetSeconds)
             return try send(sample, emit)
@@ -79,7 +80,7 @@ struct FeedPoints {
         var samples: [Sample] = []
         switch metric?.shape {
         case .heartRate:
-            var sample = quantitySample(metric!.identifier, source: source, line: line, start: start)  // swift-format-ignore: NeverForceUnwrap
+            var sample = quantitySample(identifier, source: source, line: line, start: start)
             let average = point.double("Avg") ?? point.double("qty")
             setValue(&sample, average)
             for (key, name) in [("Min", "min"), ("Max", "max")] {
@@ -99,14 +100,14 @@ struct FeedPoints {
                 samples.append(sample)
             }
         case .bloodGlucose:
-            var sample = quantitySample(metric!.identifier, source: source, line: line, start: start)  // swift-format-ignore: NeverForceUnwrap
+            var sample = quantitySample(identifier, source: source, line: line, start: start)
             setValue(&sample, point.double("qty"))
             if let meal = point.string("mealTime"), !meal.isEmpty {
                 sample.metadata.append(MetadataEntry(key: "mealTime", value: meal))
             }
             samples.append(sample)
         case .quantity:
-            var sample = quantitySample(metric!.identifier, source: source, line: line, start: start)  // swift-format-ignore: NeverForceUnwrap
+            var sample = quantitySample(identifier, source: source, line: line, start: start)
             setValue(&sample, point.double("qty"))
             samples.append(sample)
         case nil, .sleep, .duration:
