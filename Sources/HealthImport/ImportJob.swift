@@ -42,6 +42,8 @@ public struct ImportJob {
         var summary = ImportSummary()
         summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
         summary.input = inputPath
+        // Health Auto Export's JSON feed, recognised by content (ImportJob+Feed.swift).
+        if stateOfMindPath == nil, let feed = Self.feedFiles(inputPath) { return try runFeed(feed) }
 
         let container = try ExportContainer(path: inputPath)
         summary.inputKind = container.kind.rawValue

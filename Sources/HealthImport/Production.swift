@@ -4,14 +4,14 @@ import HealthReading
 
 /// The decoding side of an import: reads items, runs the stages, counts, and hands batches to the queue.
 final class Production {
-    let reader: ExportReader
+    let reader: any ItemSource
     let stages: [any ExportStage]
     let progress: ((UInt64, UInt64?) -> Void)?
     var summary: ImportSummary
     var stateOfMindPath: String?
     private let done = DispatchSemaphore(value: 0)
 
-    init(reader: ExportReader, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
+    init(reader: any ItemSource, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
         self.reader = reader
         self.stages = stages
         self.progress = progress
@@ -25,7 +25,7 @@ final class Production {
         var counter = ItemCounter()
         var sinceProgress = 0
         do {
-            while let item = try reader.next() {
+            try reader.produce { item in
                 counter.count(item, into: &summary)
                 try chain.push(consume item)
                 sinceProgress += 1

@@ -150,6 +150,19 @@ package enum PostgresSchema {
         ]
     }
 
+    /// Health Auto Export's feed added `origin` to the sample tables and `workouts` without a version bump
+    /// (`FeedSchema`): a schema of this version written before it gets the column (FeedSchema.swift).
+    static func addFeedOrigin(_ connection: PostgresConnection) throws {
+        for table in FeedSchema.tables {
+            let present = try connection.scalar(
+                "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 "
+                    + "AND column_name = 'origin'", [name, table])
+            guard present == "0" else { continue }
+            try connection.execute(
+                "ALTER TABLE \(name).\(table) ADD COLUMN origin \(declaration(FeedSchema.originColumn.declaration))")
+        }
+    }
+
     /// The DDL of a new healthetl schema, in order.
     package static var createStatements: [String] {
         ["CREATE SCHEMA IF NOT EXISTS \(name)"] + tables.map(\.createSQL) + indexes + views + [

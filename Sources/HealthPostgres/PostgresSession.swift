@@ -87,6 +87,7 @@ final class PostgresSession {
                         "the PostgreSQL schema \(PostgresSchema.name) was written by another version of healthetl "
                             + "(schema version \(version ?? "none"), expected \(Schema.userVersion))")
                 }
+                try PostgresSchema.addFeedOrigin(connection)  // Health Auto Export feed: additive (FeedSchema.swift)
             }
             try connection.execute("COMMIT")
         } catch {

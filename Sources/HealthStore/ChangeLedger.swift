@@ -64,6 +64,20 @@ struct ChangeLedger {
         }
     }
 
+    /// Counts an earlier run's feed row replaced: by the export that now covers its time, or by a later feed
+    /// file (FeedMerge.swift). Counted as `replaced`: the export's (or the newer file's) rows are the new version
+    /// of the same stretch of time.
+    mutating func countFeedReplaced(_ removed: RemovedRow, table: TrackedTable) {
+        countFeedReplaced(type: removed.type, table: table, count: 1, earliest: removed.start)
+    }
+
+    mutating func countFeedReplaced(type: String, table: TrackedTable, count: Int, earliest: Int64?) {
+        update(type, table: table) {
+            $0.replaced += count
+            $0.noteChange(start: earliest)
+        }
+    }
+
     /// Undoes the counts of a row removed again in this run (a higher sync version came after it).
     mutating func uncount(_ removed: RemovedRow, table: TrackedTable) {
         update(removed.type, table: table) {

@@ -38,6 +38,8 @@ public struct DatabaseStatus: Codable, Sendable {
     public var totals: [String: Int64] = [:]
     public var lastRuns: [Run] = []
     public var anchors: [Anchor] = []
+    /// Up to when the newest export covers, and the Health Auto Export feed after it (FeedStatus.swift).
+    public var coverage = FeedCoverage()
 
     /// Reads the status of the database at `path`; the last `runCount` runs, newest first.
     public static func read(path: String, runCount: Int = 10) throws -> DatabaseStatus {
@@ -58,6 +60,7 @@ public struct DatabaseStatus: Codable, Sendable {
             var status = DatabaseStatus(path: path, bytes: size ?? 0)
             status.runningImport = running
             status.timeZone = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text
+            status.coverage = try FeedCoverage.read(connection)
             let counted = [
                 "cumulative_samples", "discrete_samples", "category_samples", "correlations", "workouts",
                 "route_points", "activity_summaries", "ecg_recordings", "state_of_mind", "deleted_samples",
@@ -104,6 +107,7 @@ public struct DatabaseStatus: Codable, Sendable {
             "  rows: "
                 + totals.sorted { $0.key < $1.key }.map { "\($0.key) \(DigitGrouping.grouped(Int($0.value)))" }
                 .joined(separator: ", "))
+        lines.append("  data: " + coverage.text)
         lines.append("  last runs (newest first):")
         for run in lastRuns {
             var line = "    #\(run.id) \(run.startedAt ?? "?") \(run.outcome ?? "?")"

@@ -7,6 +7,10 @@ enum RemovalReason: String {
     case deleted
     /// A higher sync version took its place.
     case replaced
+    /// A Health Auto Export feed point (origin 1) whose time the next full export covers (FeedMerge.swift).
+    case feedSuperseded = "feed_superseded"
+    /// A feed point a later feed file sent again, with other content or not at all, for the span it covers.
+    case feedResent = "feed_resent"
 }
 
 /// A row taken out of a table, and what the run's bookkeeping needs to know about it.
@@ -110,7 +114,10 @@ struct RowRemover {
             let rows = previous.tables[table.rawValue]
             // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
             // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
-            let scan = try connection.prepare("SELECT id FROM \"\(table.storageName)\" WHERE id <= ?1 ORDER BY id")
+            // Feed rows (origin 1) are not the export's to delete: FeedMerge retires them by their time.
+            let exportRows = table == .correlations ? "" : " AND origin = 0"
+            let scan = try connection.prepare(
+                "SELECT id FROM \"\(table.storageName)\" WHERE id <= ?1\(exportRows) ORDER BY id")
             scan.bind(1, rows.previousMaxID)
             try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
             if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }
@@ -132,9 +139,32 @@ struct RowRemover {
             type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 
+    /// Moves every feed row (origin 1) of a sample table that starts before `date` (UTC text) to
+    /// `deleted_samples` with `reason`, in three statements rather than row by row: feed rows have nothing
+    /// hanging off them but metadata (no sync identifiers, correlations or beats). Returns, per type, how many
+    /// and the earliest start (FeedMerge.swift: the export that now covers their time).
+    func removeFeedRows(_ table: TrackedTable, before date: String, reason: RemovalReason) throws
+        -> [(type: String, count: Int, earliest: Int64?)]
+    {
+        let stored = table.storageName
+        let counts = try connection.query(
+            "SELECT type, count(*), min(unixepoch(start_date)) FROM \"\(table.name)\" WHERE origin = 1 "
+                + "AND start_date < ?1 GROUP BY type ORDER BY type", [.text(date)]
+        ).map { (type: $0[0].text ?? "", count: Int($0[1].integer ?? 0), earliest: $0[2].integer) }
+        guard !counts.isEmpty else { return [] }
+        try connection.prepare(Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3 ORDER BY id", returning: false))
+            .run([.integer(runID), .text(reason.rawValue), .text(date)])
+        try connection.prepare(
+            "DELETE FROM metadata_rows WHERE parent_table_id = \(MetadataParent(table).rawValue) AND parent_id IN "
+                + "(SELECT id FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1)"
+        ).run([.text(date)])
+        try connection.prepare("DELETE FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1").run([.text(date)])
+        return counts
+    }
+
     /// The row as the public table shows it (a compact table's view: the archive is the same whatever the
     /// storage), with its metadata in stored order.
-    private static func archiveSQL(_ table: TrackedTable) -> String {
+    private static func archiveSQL(_ table: TrackedTable, rows: String = "id = ?3", returning: Bool = true) -> String {
         // swift-format-ignore: NeverForceUnwrap
         let columns = Schema.publicTables.first { $0.name == table.name }!.columnNames
         let object = columns.map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
@@ -147,8 +177,8 @@ struct RowRemover {
                 (SELECT json_group_array(json_array(key, value)) FROM (SELECT k.key, m.value FROM metadata_rows AS m
                  JOIN metadata_keys AS k ON k.id = m.key_id WHERE m.parent_table_id = \(parent) AND m.parent_id = t.id
                  ORDER BY m.rowid))
-            FROM "\(table.name)" AS t WHERE id = ?3
-            RETURNING type, identity, unixepoch(start_date)
+            FROM "\(table.name)" AS t WHERE \(rows)
+            \(returning ? "RETURNING type, identity, unixepoch(start_date)" : "")
             """
     }
 

@@ -130,6 +130,7 @@ extension SQLiteSink {
     }
 
     func writeStateOfMind(_ entry: StateOfMindEntry) throws {
+        if options.feed, try feedHasStateOfMind(entry) { return }  // sent again by the feed (FeedMerge.swift)
         ids.stateOfMind += 1
         var day: SQLiteValue = .null
         if let start = entry.startDate { day = .text(TimestampFormatting.dayString(localDates.day(of: start))) }

@@ -64,6 +64,13 @@ extension SQLiteSink {
         // so records that differ only in them would collide (issue 14: 563 legacy records read, 353 stored).
         // Each copy is kept with the next free identity, as with --keep-duplicates.
         let duplicates = DuplicateRule(dropsDuplicates: options.dropExactDuplicates && !sample.flags.contains(.badDate))
+        if options.feed {  // Health Auto Export feed: the merge rule decides (FeedMerge.swift)
+            switch try placeFeedPoint(sample, table: tracked, identity: identity) {
+            case .skip: return nil
+            case .kept(let id): return (tracked, id)
+            case .insert: break
+            }
+        }
         if !previous.isActive, sample.startDate == nil {
             // The UNIQUE index treats NULL starts as all different; look such a record up as a re-import does,
             // and give a kept copy the next free identity there too, so that a re-import meets them one by one.
@@ -77,7 +84,7 @@ extension SQLiteSink {
             }
             identity = free
         }
-        if previous.isActive {
+        if previous.isActive, !options.feed {
             switch try matchSample(tracked, typeID: typeID, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
                 ledger.countUnchanged(
@@ -115,7 +122,8 @@ extension SQLiteSink {
         }
         let flags = Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0)
         sampleWriters[tracked.rawValue].bind(
-            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags)
+            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags,
+            origin: feedOrigin)
         // The insert is the look-up: the UNIQUE (type_id, start_date, identity) index refuses a taken identity.
         let placement = try duplicates.place(identity) { candidate in
             try sampleWriters[tracked.rawValue].store(identity: candidate, connection) ? .free : .taken

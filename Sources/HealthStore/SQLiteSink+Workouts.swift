@@ -48,6 +48,7 @@ extension SQLiteSink {
 
     func writeWorkout(_ workout: Workout) throws {
         let identity = SampleIdentity.fingerprint(workout)
+        if options.feed, try !placeFeedWorkout(workout, identity: identity) { return }  // FeedMerge.swift
         if try matchNested(.workouts, identity: identity) != nil {
             ledger.countUnchanged(
                 .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
@@ -71,7 +72,7 @@ extension SQLiteSink {
                 ("raw_total_energy_burned", real(workout.rawTotalEnergyBurned?.value)),
                 ("raw_total_energy_burned_unit", text(workout.rawTotalEnergyBurned?.unit)),
                 ("flags", .integer(Int64(workout.flags.rawValue))), ("xml_line", .integer(Int64(workout.line))),
-                ("identity", .integer(identity)),
+                ("identity", .integer(identity)), ("origin", .integer(feedOrigin)),
             ])
         count(.workouts)
         ledger.countInserted(

@@ -45,6 +45,9 @@ public final class SQLiteSink {
         /// Whether the unit stage runs. A database keeps one choice: rows already stored are matched, not
         /// rewritten, so a change would mix converted and exported units in one column.
         public var convertsUnits = true
+        /// A run of Health Auto Export's feed: rows are marked `origin` 1 and merged by the feed's rule, and
+        /// nothing else of the database is touched (FeedMerge.swift, docs/incremental.md).
+        public var feed = false
         public init() {}
     }
     /// Counts of rows written, by table.
@@ -79,6 +82,9 @@ public final class SQLiteSink {
     let runs: RunRecorder
     /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
     public let timeZone: TimeZone
+    /// The feed's merge state (FeedMerge.swift): the cutoff, this file's spans; also used by an export run to
+    /// retire the feed rows it covers.
+    var feedMerge: FeedMerge
 
     /// Opens (or creates) the database and takes its lock. `timeZone` nil means: keep the zone the database
     /// was built with; if a different zone is asked for, every `local_date` is recomputed in it.
@@ -108,6 +114,7 @@ public final class SQLiteSink {
             runs = try RunRecorder(target.connection, hadData: hadData)
             sources = try SourceTable(target.connection, hadData: hadData)
             remover = try RowRemover(target.connection, runID: runs.runID)
+            feedMerge = try FeedMerge(target.connection)
             if hadData {
                 try loadPreviousState()
                 try checkUnitSetting()
@@ -169,7 +176,7 @@ public final class SQLiteSink {
     /// thread, which has time to spare in a first import).
     public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
         do {
-            if previous.isActive, !previous.snapshotsCleared { try clearSnapshotTables() }
+            if previous.isActive, !previous.snapshotsCleared, !options.feed { try clearSnapshotTables() }
             try writeItem(item, sampleIdentity: sampleIdentity)
         } catch let error as SQLiteError {
             throw runError(error)
@@ -190,7 +197,8 @@ public final class SQLiteSink {
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
-            try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger)
+            try finishFeedMerge(&summary)  // Health Auto Export feed (FeedMerge.swift)
+            if !options.feed { try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger) }
             ledger.flush()
             summary.changes = ledger.changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
             try connection.execute("DELETE FROM workout_duplicates")
@@ -201,7 +209,8 @@ public final class SQLiteSink {
             try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
-            try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope)
+            // A feed run sees only part of each type: its fingerprints would not be the type's (FeedMerge.swift).
+            if !options.feed { try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope) }
             try runs.writeRun(summary)
             try runs.writeChanges(ledger.changes)
             try runs.writeSetting("time_zone", timeZone.identifier)

@@ -11,7 +11,7 @@ struct SampleRowWriter {
     /// The id of the row with a type, start and identity (?1 type id, ?2 start, ?3 identity).
     private let find: SQLiteStatement
     private let id, typeID, sourceID, start, end, creation, offset, localDate, value, unit, rawValue, rawUnit,
-        flags, line, identity: Int32
+        flags, line, identity, origin: Int32
     private var utc = TimestampFormatting.CachedUTCWriter()
     /// Three 32-byte slots: the insert's start and local date, the look-up's start. Each stays as bound
     /// until its statement has been stepped.
@@ -37,12 +37,14 @@ struct SampleRowWriter {
         flags = try insert.parameter("flags")
         line = try insert.parameter("xml_line")
         identity = try insert.parameter("identity")
+        origin = try insert.parameter("origin")
     }
 
-    /// Binds every column of `sample`'s row but the identity (`store` binds it).
+    /// Binds every column of `sample`'s row but the identity (`store` binds it). `origin`: 1 for a row of
+    /// Health Auto Export's feed.
     mutating func bind(
         _ sample: borrowing Sample, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
-        flags rowFlags: Int64
+        flags rowFlags: Int64, origin rowOrigin: Int64
     ) {
         let statement = insert.statement
         statement.bind(id, rowID)
@@ -87,6 +89,7 @@ struct SampleRowWriter {
         }
         statement.bind(flags, rowFlags)
         statement.bind(line, Int64(sample.line))
+        statement.bind(origin, rowOrigin)
     }
 
     /// Stores the bound row with `identity`; false when a row with the same type, start and identity is

@@ -164,6 +164,7 @@ extension Schema {
                     column("flags", "INTEGER NOT NULL DEFAULT 0", "As in the view."),
                     column("xml_line", "INTEGER", "As in the view."),
                     column("identity", "INTEGER NOT NULL", "As in the view."),
+                    column("origin", "INTEGER NOT NULL DEFAULT 0", "As in the view (1: Health Auto Export's feed)."),
                 ],
                 constraints: ["UNIQUE (type_id, start_date, identity)"]),
             select: """
@@ -172,7 +173,7 @@ extension Schema {
                        \(instantText("r.creation_seconds")) AS creation_date,
                        \(offsetText("r.utc_offset_seconds")) AS utc_offset, r.local_date, r.value, r.unit,
                        coalesce(r.raw_value, r.value) AS raw_value, coalesce(r.raw_unit, r.unit) AS raw_unit, r.flags,
-                       r.xml_line, r.identity
+                       r.xml_line, r.identity, r.origin
                 FROM \(name) AS r LEFT JOIN type_names AS t ON t.id = r.type_id
                 """)
     }

@@ -28,7 +28,9 @@ extension Schema {
                 column("run_id", "INTEGER NOT NULL REFERENCES import_runs(id)", "The run that noticed it."),
                 column(
                     "reason", "TEXT NOT NULL",
-                    "`deleted` (not in the newer export) or `replaced` (a higher `HKMetadataKeySyncVersion` came)."),
+                    "`deleted` (not in the newer export), `replaced` (a higher `HKMetadataKeySyncVersion` came), "
+                        + "`feed_superseded` (a Health Auto Export feed row whose time a newer full export covers) or "
+                        + "`feed_resent` (a feed row a later feed file sent again differently, or no longer)."),
                 column("row_table", "TEXT NOT NULL", "The table it was in."),
                 column("row_id", "INTEGER NOT NULL", "Its `id` there."),
                 column("type", "TEXT", "Its type (activity type for workouts)."),
@@ -48,7 +50,9 @@ extension Schema {
                 column("type", "TEXT NOT NULL", ""),
                 column("row_table", "TEXT NOT NULL", ""),
                 column("added", "INTEGER NOT NULL", "New rows."),
-                column("replaced", "INTEGER NOT NULL", "Rows replaced by a higher sync version."),
+                column(
+                    "replaced", "INTEGER NOT NULL",
+                    "Rows replaced by a higher sync version; feed rows replaced by an export or a later feed file."),
                 column("deleted", "INTEGER NOT NULL", "Rows no longer in the export (now in `deleted_samples`)."),
                 column("unchanged", "INTEGER NOT NULL", "Rows the export still has, as they were."),
             ]),

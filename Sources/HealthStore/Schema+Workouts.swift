@@ -38,6 +38,7 @@ extension Schema {
                     "local_start", "TEXT",
                     "Local time of the start with its offset (`2024-03-05T07:12:00+01:00`), in the workout's "
                         + "`HKTimeZone` when it has one, else in the database's time zone."),
+                FeedSchema.originColumn,  // Health Auto Export feed (FeedSchema.swift)
             ]),
         SchemaTable(
             name: "workout_duplicates",

@@ -60,6 +60,7 @@ public enum Schema {
                         + "unit, metadata): the export has no UUIDs. Unique per type and start: exact "
                         + "duplicates are stored once, except records with an unparsable date, whose copies get the "
                         + "next free identity (see docs/identity.md)."),
+                FeedSchema.originColumn,  // Health Auto Export feed (FeedSchema.swift)
             ],
             constraints: ["UNIQUE (type, start_date, identity)"])
     }

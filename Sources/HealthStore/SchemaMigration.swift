@@ -68,6 +68,7 @@ enum SchemaMigration {
                 FROM \(table.name) AS s JOIN type_names AS t ON t.type = s.type ORDER BY s.id
                 """)
         }
+        try connection.execute("ALTER TABLE workouts ADD COLUMN origin INTEGER NOT NULL DEFAULT 0")
         try connection.execute("INSERT INTO metadata_keys (key) SELECT DISTINCT key FROM metadata ORDER BY key")
         try connection.execute(
             """

@@ -59,8 +59,9 @@ enum SummaryFormatter {
         let megabytes = Double(summary.xmlBytes) / 1_000_000
         lines.append(
             String(
-                format: "Imported %@ into %@: %.1f MB of XML in %.1f s (%.0f MB/s)", summary.input, database,
-                megabytes, summary.seconds, summary.xmlMegabytesPerSecond))
+                format: "Imported %@ into %@: %.1f MB of %@ in %.1f s (%.0f MB/s)", summary.input, database,
+                megabytes, summary.inputKind == "feed" ? "JSON" : "XML", summary.seconds,
+                summary.xmlMegabytesPerSecond))
         let totals = summary.changeTotals
         lines.append(
             "  changes: \(grouped(totals.added)) added, \(grouped(totals.replaced)) replaced, "

@@ -59,7 +59,15 @@ final class ExportContext {
     }
 
     /// The instant at which the export happens: the morning after the last generated day.
-    var exportTime: Int64 { plan(days - 1).end + 9 * 3_600 + 12 * 60 + 31 }
+    var exportTime: Int64 {
+        if let timeOfDay = options.exportTimeOfDay { return plan(days - 1).start + Int64(timeOfDay) }
+        return plan(days - 1).end + 9 * 3_600 + 12 * 60 + 31
+    }
+
+    /// Records ending after this are not written (`GeneratorOptions.exportTimeOfDay`).
+    lazy var recordCut: Int64? = options.exportTimeOfDay == nil ? nil : exportTime
+    /// Told of every top-level record before it is written (`FeedGenerator` reads the truth through it).
+    var recordObserver: ((CapturedRecord) -> Void)?
 
     /// A per-section, per-day random stream.
     func random(_ stream: StaticString, day: Int) -> SeededRandom {
@@ -106,6 +114,11 @@ final class ExportContext {
         value: RecordValue, metadata: Metadata = [], depth: Int = 1, copies: Int = 1,
         children: (() throws -> Void)? = nil
     ) throws {
+        if depth == 1, let recordObserver {
+            recordObserver(
+                CapturedRecord(type: type, source: source, unit: unit, start: start, end: end, value: value, metadata: metadata))
+        }
+        if depth == 1, let recordCut, end > recordCut { return }
         for _ in 0..<copies {
             try indent(depth)
             try writer.raw("<Record type=\"")

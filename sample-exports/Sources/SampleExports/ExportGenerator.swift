@@ -87,7 +87,7 @@ public final class ExportGenerator {
         return context.tally
     }
 
-    private func writeXML(_ context: ExportContext) throws {
+    func writeXML(_ context: ExportContext) throws {
         let writer = context.writer
         let profile = context.profile
         try writer.raw(DTDText.prolog(for: profile))

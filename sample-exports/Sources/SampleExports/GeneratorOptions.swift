@@ -77,6 +77,10 @@ public struct GeneratorOptions: Sendable {
     public var extraMetadataPerRecord: Int = 0
     /// When set, `export_cda.xml` repeats its vital-sign entries until it is at least this many bytes.
     public var cdaTargetBytes: Int?
+    /// When set, the export happens this many seconds after local midnight of the last generated day (instead
+    /// of the morning after it), and records ending after that instant are not written: the export's last day
+    /// is partial, as a real one is. `FeedGenerator` fills the rest of that day from the same truth.
+    public var exportTimeOfDay: Int?
 
     public init() {}
 

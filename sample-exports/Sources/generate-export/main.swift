@@ -10,12 +10,17 @@ let usage = """
                            [--tally PATH] [--start YYYY-MM-DD] [--offset +0100] [--level 0-9]
                            [--no-duplicates] [--no-control-chars] [--no-side-files] [--no-case-variant-keys]
                            [--route-interval S] [--workout-length 1-3] [--metadata-per-record N] [--cda-mb N]
+                           [--export-at HH:MM] [--feed-of N [--feed-files daily|single]]
       --out       the zip file, the folder to create apple_health_export/ in, or the XML file
       --target-mb keep adding days until export.xml is at least this many MB (benchmark exports)
       --tally     also write the generator's counts (ExportTally) as JSON to PATH
       --no-control-chars, --no-case-variant-keys: an export Python importers can read (benchmark peers)
       benchmark shapes: --route-interval 1 (1 Hz GPS) with --workout-length 3 (workouts 3x longer): route-heavy;
       --metadata-per-record N: N extra MetadataEntry per Record; --cda-mb N: export_cda.xml of at least N MB
+      --export-at HH:MM: the export happens at this local time of its last day (records after it left out)
+      --feed-of N: instead of an export, write into the folder --out the Health Auto Export JSON feed that
+                   follows the export of the first N days (same options), up to the end of day --days, from the
+                   same truth as the later export; one file per day (with the previous day), or one file
 
     """
 
@@ -28,6 +33,8 @@ var options = GeneratorOptions()
 var outPath: String?
 var format = "zip"
 var tallyPath: String?
+var feedOf: Int?
+var feedDaily = true
 var arguments = CommandLine.arguments.dropFirst()
 
 @MainActor func value(_ flag: String) -> String {
@@ -88,6 +95,19 @@ while let argument = arguments.popFirst() {
     case "--cda-mb":
         guard let megabytes = Double(value(argument)), megabytes > 0 else { fail("--cda-mb must be positive") }
         options.cdaTargetBytes = Int(megabytes * 1_048_576)
+    case "--export-at":
+        let parts = value(argument).split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else {
+            fail("--export-at must be HH:MM")
+        }
+        options.exportTimeOfDay = parts[0] * 3_600 + parts[1] * 60
+    case "--feed-of":
+        guard let days = Int(value(argument)), days >= 1 else { fail("--feed-of must be a positive integer") }
+        feedOf = days
+    case "--feed-files":
+        let kind = value(argument)
+        guard kind == "daily" || kind == "single" else { fail("--feed-files must be daily or single") }
+        feedDaily = kind == "daily"
     case "--no-duplicates": options.includeDuplicates = false
     case "--no-control-chars": options.includeControlCharacters = false
     case "--no-side-files": options.includeSideFiles = false
@@ -100,6 +120,22 @@ while let argument = arguments.popFirst() {
 }
 
 guard let outPath else { fail("--out is required") }
+if let feedOf {
+    let started = Date()
+    var feed = FeedGenerator(options: options, exportDays: feedOf)
+    feed.dailyFiles = feedDaily
+    do {
+        let (files, points) = try feed.write(to: outPath)
+        let line = "generate-export: wrote the feed after day \(feedOf) into \(outPath): \(files.count) files, "
+            + points.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            + String(format: " points in %.1f s", Date().timeIntervalSince(started)) + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("generate-export: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let output: OutputKind
 switch format {
 case "folder": output = .folder(outPath)
