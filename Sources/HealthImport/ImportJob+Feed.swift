@@ -37,14 +37,7 @@ extension ImportJob {
         var options = dedup
         options.feed = true
         options.convertsUnits = stages.contains { $0 is UnitStage }
-        let sink: SQLiteSink
-        do {
-            sink = try SQLiteSink(
-                path: databasePath, timeZone: timeZone, options: options,
-                lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
-        } catch {
-            throw labeled(error)
-        }
+        let sink = try openSink(options)
         summary.timeZone = sink.timeZone.identifier
         do {
             if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
@@ -82,23 +75,7 @@ extension ImportJob {
         // The points read per metric, under the app's names (the counts by HealthKit type are in `changes`).
         for (metric, count) in pointsRead { summary.items["Health Auto Export points: \(metric)"] = count }
         summary.warnings = warnings
-        summary.rows = sink.rowsByTable
-        summary.dropped = sink.dropped
-        summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
-        for (type, count) in sink.unknownTypes {
-            summary.warnings["records of a type not in the HealthKit catalog (stored by the fallback rule): \(type)"] =
-                count
-        }
-        summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-        summary.seconds = ImportSummary.seconds(clock.now - started)
-        do {
-            summary = try sink.finish(summary)
-        } catch {
-            sink.abort(recording: labeled(error), summary: summary)
-            throw labeled(error)
-        }
-        summary.seconds = ImportSummary.seconds(clock.now - started)
-        return summary
+        return try finish(sink, summary: summary, started: started)
     }
 
     /// One file: decoded and staged on a second thread, written on this one (as `run` does for an export).
@@ -110,29 +87,12 @@ extension ImportJob {
         start.warnings = [:]
         start.stages = [:]
         let production = Production(reader: reader, stages: stages, progress: progress, summary: start)
-        let produced = Handoff(production)
-        let decoder = Thread {
-            produced.value.run(into: queue)
-        }
-        decoder.stackSize = 8 << 20
-        decoder.name = "decode"
-        decoder.start()
+        var noRoutes: RouteResolver?
         do {
-            while let batch = try queue.pop() {
-                for index in batch.items.indices {
-                    let identity = batch.identities.isEmpty ? nil : batch.identities[index]
-                    try sink.write(batch.items[index], sampleIdentity: identity)
-                }
-                queue.giveBack(batch)
-                try Interruption.check(file: databasePath)
-            }
-        } catch {
-            queue.cancel()
-            produced.value.waitUntilDone()
-            throw error
+            return try transfer(production, queue: queue, into: sink, writerRoutes: &noRoutes)
+        } catch let failed as FailedTransfer {
+            throw failed.error
         }
-        produced.value.waitUntilDone()
-        return produced.value.summary
     }
 
     /// The unchanged-input shortcut's key for a feed: every file's identity on disk (as for an unzipped export),

@@ -54,14 +54,7 @@ public struct ImportJob {
         options.allowOlderExport = allowOlderExport
         options.replacesStateOfMind = stateOfMindPath != nil
         options.convertsUnits = stages.contains { $0 is UnitStage }
-        let sink: SQLiteSink
-        do {
-            sink = try SQLiteSink(
-                path: databasePath, timeZone: timeZone, options: options,
-                lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
-        } catch {
-            throw labeled(error)
-        }
+        let sink = try openSink(options)
         summary.timeZone = sink.timeZone.identifier
         let reader: ExportReader
         do {
@@ -84,55 +77,14 @@ public struct ImportJob {
         reader.resolvesRoutes = placement.decoderReadsRoutes
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
-        let produced = Handoff(production)
-        let decoder = Thread {
-            produced.value.run(into: queue)
-        }
-        decoder.stackSize = 8 << 20
-        decoder.name = "decode"
-        decoder.start()
         do {
-            while let batch = try queue.pop() {
-                // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
-                // every string and array it holds, for millions of items).
-                for index in batch.items.indices {
-                    if writerRoutes != nil, case .workout(var workout) = batch.items[index] {
-                        writerRoutes?.resolve(&workout)
-                        try sink.write(.workout(workout))
-                    } else {
-                        let identity = batch.identities.isEmpty ? nil : batch.identities[index]
-                        try sink.write(batch.items[index], sampleIdentity: identity)
-                    }
-                }
-                queue.giveBack(batch)
-                try Interruption.check(file: databasePath)
-            }
-        } catch {
-            queue.cancel()
-            produced.value.waitUntilDone()
-            sink.abort(recording: labeled(error), summary: produced.value.summary)
-            throw labeled(error)
+            summary = try transfer(production, queue: queue, into: sink, writerRoutes: &writerRoutes)
+        } catch let failed as FailedTransfer {
+            sink.abort(recording: labeled(failed.error), summary: failed.summary)
+            throw labeled(failed.error)
         }
-        produced.value.waitUntilDone()
-        summary = produced.value.summary
         if let writerRoutes { summary.warnings.merge(writerRoutes.warnings, uniquingKeysWith: +) }
-        summary.rows = sink.rowsByTable
-        summary.dropped = sink.dropped
-        summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
-        for (type, count) in sink.unknownTypes {
-            summary.warnings["records of a type not in the HealthKit catalog (stored by the fallback rule): \(type)"] =
-                count
-        }
-        summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-        summary.seconds = ImportSummary.seconds(clock.now - started)
-        do {
-            summary = try sink.finish(summary)
-        } catch {
-            sink.abort(recording: labeled(error), summary: summary)
-            throw labeled(error)
-        }
-        summary.seconds = ImportSummary.seconds(clock.now - started)
-        return summary
+        return try finish(sink, summary: summary, started: started)
     }
 
     /// The fingerprint `run()` compares with the last successful run's; nil for inputs that are not zips.

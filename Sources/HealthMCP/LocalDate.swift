@@ -1,3 +1,5 @@
+import HealthModel
+
 /// A calendar day with no time zone (`2024-03-24`), as the database's `local_date` and rollup labels write it.
 /// Arithmetic on day numbers (proleptic Gregorian, days since 1970-01-01), so no `Calendar` is needed: a local
 /// day is a local day whatever the zone, and the rollups already filed each sample under one.
@@ -31,27 +33,12 @@ package struct LocalDate: Comparable, Hashable, Sendable, CustomStringConvertibl
     }
 
     package init(dayNumber: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let civil = Timestamp.civilFromDays(dayNumber)
+        self.init(year: civil.year, month: civil.month, day: civil.day)
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    package var dayNumber: Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days since 1970-01-01.
+    package var dayNumber: Int { Timestamp.daysFromCivil(year, month, day) }
 
     /// 1 for Monday … 7 for Sunday (ISO 8601).
     package var isoWeekday: Int {

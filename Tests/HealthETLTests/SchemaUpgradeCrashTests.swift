@@ -8,12 +8,9 @@ import Testing
 /// The run that upgrades a schema 3 database, killed with SIGKILL at random moments: the database is version 3
 /// exactly as it was, or version 4 complete, and the next run completes.
 struct SchemaUpgradeCrashTests {
+    /// The generator's export of `days` days (seed `seed`), copied into `directory`.
     static func export(days: Int, seed: UInt64, into directory: TemporaryDirectory) throws -> String {
-        var options = GeneratorOptions(seed: seed, days: days, profile: .ios18)
-        options.scale = 0.5
-        let path = directory.file("export-\(seed)-\(days).zip")
-        _ = try ExportGenerator(options: options).write(to: .zip(path))
-        return path
+        try GeneratedExport.days(days, seed: seed).copy(to: directory.file("export-\(seed)-\(days).zip"))
     }
 
     @Test(.needsHealthetlExecutable)

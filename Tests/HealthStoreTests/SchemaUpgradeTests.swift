@@ -11,12 +11,9 @@ import Testing
 /// its own transaction, so the rows through the views are those of before, and a run killed or failed at any
 /// moment leaves version 3 exactly as it was.
 struct SchemaUpgradeTests {
+    /// The generator's export of `days` days (seed `seed`), copied into `directory`.
     static func export(days: Int, seed: UInt64, into directory: TemporaryDirectory) throws -> String {
-        var options = GeneratorOptions(seed: seed, days: days, profile: .ios18)
-        options.scale = 0.5
-        let path = directory.file("export-\(seed)-\(days).zip")
-        _ = try ExportGenerator(options: options).write(to: .zip(path))
-        return path
+        try GeneratedExport.days(days, seed: seed).copy(to: directory.file("export-\(seed)-\(days).zip"))
     }
 
     @Test func anUpgradedDatabaseShowsTheSameRowsAndBehavesAsANewOne() throws {

@@ -30,6 +30,13 @@ package struct GeneratedExport: Sendable {
         return try zip(options)
     }
 
+    /// `days` days of the iOS 18 profile at scale 0.5 with `seed`: the exports of the schema upgrade tests.
+    package static func days(_ days: Int, seed: UInt64) throws -> GeneratedExport {
+        var options = GeneratorOptions(seed: seed, days: days, profile: .ios18)
+        options.scale = 0.5
+        return try zip(options)
+    }
+
     /// A copy of the zip at `target`, for a test that needs the file in its own folder.
     package func copy(to target: String) throws -> String {
         try FileManager.default.copyItem(atPath: path, toPath: target)

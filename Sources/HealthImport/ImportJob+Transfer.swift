@@ -1,0 +1,89 @@
+import Foundation
+import HealthModel
+import HealthReading
+import HealthStore
+
+/// The two steps every import shares, whatever it reads (an export, a Health Auto Export feed file): items
+/// decoded and staged on a second thread while this one writes them, and the summary completed from the sink.
+extension ImportJob {
+    /// Runs `production` on a decoding thread into a queue this thread empties into `sink`; returns the
+    /// production's summary. `writerRoutes`: when the writing thread reads the workouts' route files
+    /// (`WorkPlacement`), the resolver it uses. On a failure the decoding thread is stopped and waited for
+    /// before the error is rethrown (the caller aborts the sink).
+    func transfer(
+        _ production: Production, queue: ItemQueue, into sink: SQLiteSink, writerRoutes: inout RouteResolver?
+    ) throws -> ImportSummary {
+        let produced = Handoff(production)
+        let decoder = Thread {
+            produced.value.run(into: queue)
+        }
+        decoder.stackSize = 8 << 20
+        decoder.name = "decode"
+        decoder.start()
+        do {
+            while let batch = try queue.pop() {
+                // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
+                // every string and array it holds, for millions of items).
+                for index in batch.items.indices {
+                    if writerRoutes != nil, case .workout(var workout) = batch.items[index] {
+                        writerRoutes?.resolve(&workout)
+                        try sink.write(.workout(workout))
+                    } else {
+                        let identity = batch.identities.isEmpty ? nil : batch.identities[index]
+                        try sink.write(batch.items[index], sampleIdentity: identity)
+                    }
+                }
+                queue.giveBack(batch)
+                try Interruption.check(file: databasePath)
+            }
+        } catch {
+            queue.cancel()
+            produced.value.waitUntilDone()
+            throw FailedTransfer(error: error, summary: produced.value.summary)
+        }
+        produced.value.waitUntilDone()
+        return produced.value.summary
+    }
+
+    /// A transfer that failed, with the summary of how far it got (a failed run's record says so).
+    struct FailedTransfer: Error {
+        var error: Error
+        var summary: ImportSummary
+    }
+
+    /// The run's SQLite sink, with the job's time zone and lock timeout; errors name the database as the job
+    /// labels it.
+    func openSink(_ options: SQLiteSink.Options) throws -> SQLiteSink {
+        do {
+            return try SQLiteSink(
+                path: databasePath, timeZone: timeZone, options: options,
+                lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+        } catch {
+            throw labeled(error)
+        }
+    }
+
+    /// Adds what the sink did to `summary` (rows, drops, its warnings, unknown types), lets it finish the run
+    /// (bookkeeping, rollups, commit) and returns the summary as committed; on a failure the run is aborted
+    /// and recorded.
+    func finish(_ sink: SQLiteSink, summary: ImportSummary, started: ContinuousClock.Instant) throws -> ImportSummary {
+        var summary = summary
+        summary.rows = sink.rowsByTable
+        summary.dropped = sink.dropped
+        summary.warnings.merge(sink.warnings, uniquingKeysWith: +)
+        for (type, count) in sink.unknownTypes {
+            summary.warnings["records of a type not in the HealthKit catalog (stored by the fallback rule): \(type)"] =
+                count
+        }
+        summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+        summary.seconds = ImportSummary.seconds(ContinuousClock.now - started)
+        do {
+            summary = try sink.finish(summary)
+        } catch {
+            sink.abort(recording: labeled(error), summary: summary)
+            throw labeled(error)
+        }
+        summary.seconds = ImportSummary.seconds(ContinuousClock.now - started)
+        return summary
+    }
+}
