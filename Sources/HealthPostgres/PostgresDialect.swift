@@ -18,7 +18,10 @@ extension ViewDialect {
                 + "\(twoDigits("abs(\(seconds)) / 3600")) || ':' || \(twoDigits("abs(\(seconds)) / 60 % 60")) END"
         },
         // As schema 3's view did: exact (numeric), where SQLite's julianday is within a millisecond.
-        hoursBetween: { start, end in "extract(epoch FROM \(end)::timestamptz - \(start)::timestamptz) / 3600" })
+        hoursBetween: { start, end in "extract(epoch FROM \(end)::timestamptz - \(start)::timestamptz) / 3600" },
+        // A subquery for the source's name ran a scan of `sources` per row (a person's 255 k samples: 950 ms);
+        // the join is hashed (105 ms), and dropped from the plan when the column is not read.
+        lookupsAsJoins: true)
 
     /// Integer seconds as UTC text up to the seconds, then `suffix` (a `to_char` pattern). The pattern has no
     /// locale-dependent field, and the instant is turned to UTC explicitly: the same text under any setting.

@@ -16,11 +16,13 @@ package struct ViewDialect: Sendable {
     package var offsetText: @Sendable (_ seconds: String) -> String
     /// SQL for the hours between two instants' text.
     package var hoursBetween: @Sendable (_ start: String, _ end: String) -> String
+    /// A name looked up by id (a sample's source) is a LEFT JOIN rather than a subquery in the column list.
+    package var lookupsAsJoins = false
 
     package init(
         schema: String, person: Bool, instantText: @escaping @Sendable (String) -> String,
         centisecondText: @escaping @Sendable (String) -> String, offsetText: @escaping @Sendable (String) -> String,
-        hoursBetween: @escaping @Sendable (String, String) -> String
+        hoursBetween: @escaping @Sendable (String, String) -> String, lookupsAsJoins: Bool = false
     ) {
         self.schema = schema
         self.person = person
@@ -28,6 +30,7 @@ package struct ViewDialect: Sendable {
         self.centisecondText = centisecondText
         self.offsetText = offsetText
         self.hoursBetween = hoursBetween
+        self.lookupsAsJoins = lookupsAsJoins
     }
 
     package static let sqlite = ViewDialect(
