@@ -174,7 +174,8 @@ extension Schema {
                 ],
                 constraints: ["UNIQUE (type_id, start_date, identity)"]),
             select: { d in
-                let sourceName = d.lookupsAsJoins ? "s.name" : "(SELECT s.name FROM sources AS s WHERE s.id = r.source_id)"
+                let sourceName = d.lookupsAsJoins
+                    ? "s.name" : "(SELECT s.name FROM \(d.table("sources")) AS s WHERE s.id = r.source_id\(d.samePerson("s", "r")))"
                 let sourceJoin = d.lookupsAsJoins
                     ? "\n    LEFT JOIN \(d.table("sources")) AS s ON s.id = r.source_id\(d.samePerson("s", "r"))" : ""
                 return """
