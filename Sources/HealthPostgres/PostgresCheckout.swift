@@ -22,6 +22,9 @@ enum PostgresCheckout {
         let personLiteral = try connection.literal(person)
         var rows = 0
         for table in PostgresSchema.tables where only?.contains(table.table.name) ?? true {
+            // A new database's dictionaries start with rows (`parent_tables`); the person's own, copied
+            // next, are the server's and take their place.
+            try database.execute("DELETE FROM \"\(table.table.name)\"")
             let names = (table.hasOwnKey ? [] : ["rowid"]) + table.table.columnNames
             let types = (table.hasOwnKey ? [] : [PostgresSchema.SQLiteType.integer]) + table.columns.map(\.type)
             let insert = try database.prepare(

@@ -110,6 +110,14 @@ final class PostgresConnection {
         try check(result, sql: sql)
     }
 
+    /// Runs one statement without parameters; returns the number of rows it inserted, updated or deleted.
+    func execute(counting sql: String) throws -> Int {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
     func scalar(_ sql: String, _ parameters: [String?] = []) throws -> String? {
         try query(sql, parameters).first?.first ?? nil
     }

@@ -97,71 +97,26 @@ package enum PostgresSchema {
 
     /// Indexes for queries, person first, as BRIN: a person's rows are written together and in the order of
     /// these columns, so block-range summaries find them while costing almost nothing to load (a btree on
-    /// the sample tables' (person, type, start_date) doubled the time of a COPY). The sample tables get one on
-    /// (person, type, start_date). Indexes that only serve the importer's own lookups are left out.
-    package static let indexes: [String] = ["cumulative_samples", "discrete_samples", "category_samples"].map {
-        "CREATE INDEX \($0)_person_type_start ON \(name).\($0) USING brin (person, type, start_date)"
-    } + Schema.indexes.compactMap { sql in
-        let importerOnly: Set = ["workouts_identity", "correlations_identity", "sync_identifiers_row"]
-        // `CREATE INDEX <index> ON <table>(<columns>)`
-        guard sql.hasPrefix("CREATE INDEX "), let on = sql.range(of: " ON "),
-            let open = sql[on.upperBound...].firstIndex(of: "(")
-        else { return nil }
-        let index = sql[sql.index(sql.startIndex, offsetBy: 13)..<on.lowerBound]
-        guard !importerOnly.contains(String(index)) else { return nil }
-        return "CREATE INDEX \(index) ON \(name).\(sql[on.upperBound..<open]) USING brin (person, "
-            + sql[sql.index(after: open)...]
-    }
-
-    /// The SQLite views, rewritten for PostgreSQL (and with `person`).
-    static let views: [String] = [
-        """
-        CREATE VIEW \(name).all_quantity_samples AS
-            SELECT 'cumulative' AS aggregation, * FROM \(name).cumulative_samples
-            UNION ALL SELECT 'discrete' AS aggregation, * FROM \(name).discrete_samples
-        """,
-        """
-        CREATE VIEW \(name).sleep AS
-            SELECT person, id, source_name, start_date, end_date, local_date,
-                   replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
-                   extract(epoch FROM end_date::timestamptz - start_date::timestamptz) / 3600 AS hours
-            FROM \(name).category_samples WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
-        """,
-        """
-        CREATE VIEW \(name).daily_rollups AS
-            SELECT person, label AS date, type, statistic, column_name, value, unit, sources
-            FROM \(name).rollups WHERE period = 'day'
-        """,
-        Schema.workoutOverviewSQL(schema: "\(name).", person: true),
-    ]
-
-    /// Brings a schema of version 2 to version 3: what `SchemaMigration.fromVersion2` does for SQLite. Each
-    /// person's new column and table are filled by their next import (the working copy does it).
-    static var upgradeFromVersion2: [String] {
-        let added: Set = ["workout_statistics_workout", "workout_routes_workout"]
-        // swift-format-ignore: NeverForceUnwrap
-        let dataTypes = tables.first { $0.table.name == "data_types" }!
-        return [
-            "ALTER TABLE \(name).workouts ADD COLUMN local_start TEXT",
-            dataTypes.createSQL,
-        ] + indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } } + [
-            Schema.workoutOverviewSQL(schema: "\(name).", person: true),
-            "UPDATE \(name).schema_info SET value = '\(Schema.userVersion)' WHERE key = 'schema_version'",
-        ]
-    }
-
-    /// Health Auto Export's feed added `origin` to the sample tables and `workouts` without a version bump
-    /// (`FeedSchema`): a schema of this version written before it gets the column (FeedSchema.swift).
-    static func addFeedOrigin(_ connection: PostgresConnection) throws {
-        for table in FeedSchema.tables {
-            let present = try connection.scalar(
-                "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 "
-                    + "AND column_name = 'origin'", [name, table])
-            guard present == "0" else { continue }
-            try connection.execute(
-                "ALTER TABLE \(name).\(table) ADD COLUMN origin \(declaration(FeedSchema.originColumn.declaration))")
+    /// the sample tables' (person, type, start_date) doubled the time of a COPY). The compact sample tables get
+    /// one on (person, type_id, start_date), which the sample views' filters on `type` and `start_date` reach
+    /// through `type_names`. Indexes that only serve the importer's own lookups are left out.
+    package static let indexes: [String] = Schema.compactTables.map(\.table).filter { $0.columnNames.contains("type_id") }
+        .map { "CREATE INDEX \($0.name)_person_type_start ON \(name).\($0.name) USING brin (person, type_id, start_date)" }
+        + Schema.indexes.compactMap { sql in
+            let importerOnly: Set = ["workouts_identity", "correlations_identity", "sync_identifiers_row"]
+            // `CREATE INDEX <index> ON <table>(<columns>)`
+            guard sql.hasPrefix("CREATE INDEX "), let on = sql.range(of: " ON "),
+                let open = sql[on.upperBound...].firstIndex(of: "(")
+            else { return nil }
+            let index = sql[sql.index(sql.startIndex, offsetBy: 13)..<on.lowerBound]
+            // The feed's partial indexes serve the merge rule in the working copy, not queries.
+            guard !importerOnly.contains(String(index)), !index.hasSuffix("_feed") else { return nil }
+            return "CREATE INDEX \(index) ON \(name).\(sql[on.upperBound..<open]) USING brin (person, "
+                + sql[sql.index(after: open)...]
         }
-    }
+
+    /// The views: SQLite's, written in PostgreSQL's dialect (with `person`).
+    static let views: [String] = Schema.views(in: .postgres)
 
     /// The DDL of a new healthetl schema, in order.
     package static var createStatements: [String] {

@@ -67,7 +67,8 @@ final class PostgresSession {
     }
 
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers
-    /// do not both create them; upgrades a version-2 schema; refuses a schema written by another version.
+    /// do not both create them; upgrades a schema of version 2 or 3 (`PostgresSchemaUpgrade`, in this
+    /// transaction: all of it or nothing); refuses a schema written by another version.
     static func ensureSchema(_ connection: PostgresConnection) throws {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
@@ -77,17 +78,13 @@ final class PostgresSession {
             } else {
                 var version = try connection.scalar(
                     "SELECT value FROM \(PostgresSchema.name).schema_info WHERE key = 'schema_version'")
-                if version == "2" {
-                    for statement in PostgresSchema.upgradeFromVersion2 { try connection.execute(statement) }
-                    version = String(Schema.userVersion)
-                }
+                if let found = version { version = try PostgresSchemaUpgrade.upgrade(connection, from: found) }
                 guard version == String(Schema.userVersion) else {
                     throw ImportError(
                         .output,
                         "the PostgreSQL schema \(PostgresSchema.name) was written by another version of healthetl "
                             + "(schema version \(version ?? "none"), expected \(Schema.userVersion))")
                 }
-                try PostgresSchema.addFeedOrigin(connection)  // Health Auto Export feed: additive (FeedSchema.swift)
             }
             try connection.execute("COMMIT")
         } catch {

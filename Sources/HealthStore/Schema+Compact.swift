@@ -14,8 +14,9 @@ extension Schema {
     public struct CompactTable: Sendable {
         public var publicName: String
         public var table: SchemaTable
-        /// The view's SELECT, whose columns are those of the public table, in its order.
-        var select: String
+        /// The view's SELECT in a dialect, whose columns are those of the public table, in its order (after
+        /// `person` in PostgreSQL).
+        var select: @Sendable (ViewDialect) -> String
     }
 
     public static let compactTables: [CompactTable] = [
@@ -37,11 +38,13 @@ extension Schema {
                     column("number", "REAL", "As in `metadata`."),
                     column("number_unit", "TEXT", "As in `metadata`."),
                 ]),
-            select: """
-                SELECT p.name AS parent_table, m.parent_id, k.key, m.value, m.number, m.number_unit
-                FROM metadata_rows AS m LEFT JOIN parent_tables AS p ON p.id = m.parent_table_id
-                    LEFT JOIN metadata_keys AS k ON k.id = m.key_id
-                """),
+            select: { d in
+                """
+                SELECT \(d.personColumn("m"))p.name AS parent_table, m.parent_id, k.key, m.value, m.number, m.number_unit
+                FROM \(d.table("metadata_rows")) AS m LEFT JOIN \(d.table("parent_tables")) AS p ON p.id = m.parent_table_id\(d.samePerson("p", "m"))
+                    LEFT JOIN \(d.table("metadata_keys")) AS k ON k.id = m.key_id\(d.samePerson("k", "m"))
+                """
+            }),
         CompactTable(
             publicName: "hrv_beats",
             table: SchemaTable(
@@ -54,9 +57,11 @@ extension Schema {
                     column("time_centis", "INTEGER", "The beat's instant, UTC, in hundredths of a second since 1970."),
                     column("raw_time", "TEXT", "As in `hrv_beats`."),
                 ]),
-            select: """
-                SELECT sample_id, seq, bpm, \(centisecondText("time_centis")) AS time, raw_time FROM hrv_beat_rows
-                """),
+            select: { d in
+                """
+                SELECT \(d.personColumn())sample_id, seq, bpm, \(d.centisecondText("time_centis")) AS time, raw_time FROM \(d.table("hrv_beat_rows"))
+                """
+            }),
         CompactTable(
             publicName: "route_points",
             table: SchemaTable(
@@ -74,11 +79,13 @@ extension Schema {
                     column("horizontal_accuracy", "REAL", ""),
                     column("vertical_accuracy", "REAL", ""),
                 ]),
-            select: """
-                SELECT route_id, seq, \(centisecondText("time_centis")) AS time, latitude, longitude, elevation, speed,
+            select: { d in
+                """
+                SELECT \(d.personColumn())route_id, seq, \(d.centisecondText("time_centis")) AS time, latitude, longitude, elevation, speed,
                        course, horizontal_accuracy, vertical_accuracy
-                FROM route_point_rows
-                """),
+                FROM \(d.table("route_point_rows"))
+                """
+            }),
     ]
 
     /// Names stored once and referred to by id from the compact tables. Ids are never reused or renumbered.
@@ -136,7 +143,7 @@ extension Schema {
             return SchemaView(
                 name: compact.publicName, doc: shape.doc + " (A view of `\(compact.table.name)`.)",
                 columns: shape.columns.map { viewColumn($0.name, $0.doc) },
-                sql: "CREATE VIEW \(compact.publicName) AS\n" + compact.select)
+                sql: { d in "CREATE VIEW \(d.table(compact.publicName)) AS\n" + compact.select(d) })
         }
     }
 
@@ -167,15 +174,21 @@ extension Schema {
                     column("origin", "INTEGER NOT NULL DEFAULT 0", "As in the view (1: Health Auto Export's feed)."),
                 ],
                 constraints: ["UNIQUE (type_id, start_date, identity)"]),
-            select: """
-                SELECT r.id, t.type, r.source_id, (SELECT s.name FROM sources AS s WHERE s.id = r.source_id) AS source_name,
-                       r.start_date, \(instantText("r.end_seconds")) AS end_date,
-                       \(instantText("r.creation_seconds")) AS creation_date,
-                       \(offsetText("r.utc_offset_seconds")) AS utc_offset, r.local_date, r.value, r.unit,
+            select: { d in
+                let sourceName = d.lookupsAsJoins
+                    ? "s.name" : "(SELECT s.name FROM \(d.table("sources")) AS s WHERE s.id = r.source_id\(d.samePerson("s", "r")))"
+                let sourceJoin = d.lookupsAsJoins
+                    ? "\n    LEFT JOIN \(d.table("sources")) AS s ON s.id = r.source_id\(d.samePerson("s", "r"))" : ""
+                return """
+                SELECT \(d.personColumn("r"))r.id, t.type, r.source_id, \(sourceName) AS source_name,
+                       r.start_date, \(d.instantText("r.end_seconds")) AS end_date,
+                       \(d.instantText("r.creation_seconds")) AS creation_date,
+                       \(d.offsetText("r.utc_offset_seconds")) AS utc_offset, r.local_date, r.value, r.unit,
                        coalesce(r.raw_value, r.value) AS raw_value, coalesce(r.raw_unit, r.unit) AS raw_unit, r.flags,
                        r.xml_line, r.identity, r.origin
-                FROM \(name) AS r LEFT JOIN type_names AS t ON t.id = r.type_id
-                """)
+                FROM \(d.table(name)) AS r LEFT JOIN \(d.table("type_names")) AS t ON t.id = r.type_id\(d.samePerson("t", "r"))\(sourceJoin)
+                """
+            })
     }
 
     /// SQL for integer seconds as the text the public tables show (`2019-06-18T01:07:11Z`).

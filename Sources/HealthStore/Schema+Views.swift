@@ -7,11 +7,13 @@ extension Schema {
             doc: "`cumulative_samples` and `discrete_samples` together, with the table each row came from.",
             columns: [viewColumn("aggregation", "`cumulative` or `discrete`: the table the row is in.")]
                 + sampleTables[0].columns.map { viewColumn($0.name, $0.doc) },
-            sql: """
-                CREATE VIEW all_quantity_samples AS
-                    SELECT 'cumulative' AS aggregation, * FROM cumulative_samples
-                    UNION ALL SELECT 'discrete' AS aggregation, * FROM discrete_samples
-                """),
+            sql: { d in
+                """
+                CREATE VIEW \(d.table("all_quantity_samples")) AS
+                    SELECT 'cumulative' AS aggregation, * FROM \(d.table("cumulative_samples"))
+                    UNION ALL SELECT 'discrete' AS aggregation, * FROM \(d.table("discrete_samples"))
+                """
+            }),
         SchemaView(
             name: "sleep",
             doc: "Sleep samples, one row per stretch of one stage, in hours.",
@@ -24,13 +26,15 @@ extension Schema {
                 viewColumn("stage", "`InBed`, `AsleepUnspecified`, `AsleepCore`, `AsleepDeep`, `AsleepREM`, `Awake`."),
                 viewColumn("hours", "Length of the stretch."),
             ],
-            sql: """
-                CREATE VIEW sleep AS
-                    SELECT id, source_name, start_date, end_date, local_date,
+            sql: { d in
+                """
+                CREATE VIEW \(d.table("sleep")) AS
+                    SELECT \(d.personColumn())id, source_name, start_date, end_date, local_date,
                            replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
-                           (julianday(end_date) - julianday(start_date)) * 24 AS hours
-                    FROM category_samples WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
-                """),
+                           \(d.hoursBetween("start_date", "end_date")) AS hours
+                    FROM \(d.table("category_samples")) WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
+                """
+            }),
         SchemaView(
             name: "daily_rollups",
             doc: "The daily part of `rollups`: one row per day, type and statistic.",
@@ -43,16 +47,21 @@ extension Schema {
                 viewColumn("unit", "Unit of `value`."),
                 viewColumn("sources", "The sources that contributed, joined by `; `."),
             ],
-            sql: """
-                CREATE VIEW daily_rollups AS
-                    SELECT label AS date, type, statistic, column_name, value, unit, sources
-                    FROM rollups WHERE period = 'day'
-                """),
+            sql: { d in
+                """
+                CREATE VIEW \(d.table("daily_rollups")) AS
+                    SELECT \(d.personColumn())label AS date, type, statistic, column_name, value, unit, sources
+                    FROM \(d.table("rollups")) WHERE period = 'day'
+                """
+            }),
         workoutOverview,
     ]
 
     /// The DDL of the views.
     public static var views: [String] { viewDescriptions.map(\.sql) }
+
+    /// The DDL of the same views in another dialect (PostgreSQL's), in the same order.
+    package static func views(in dialect: ViewDialect) -> [String] { viewDescriptions.map { $0.sql(in: dialect) } }
 
     static let heartRate = "'HKQuantityTypeIdentifierHeartRate'"
 
@@ -84,15 +93,16 @@ extension Schema {
             viewColumn("start_date", "UTC."),
             viewColumn("end_date", "UTC."),
         ],
-        sql: workoutOverviewSQL(schema: "", person: false))
+        sql: workoutOverviewSQL)
 
-    /// The view's DDL for SQLite, or for PostgreSQL (`schema: "healthetl."`, `person: true`: a person
-    /// column, and every lookup kept within the workout's person).
-    package static func workoutOverviewSQL(schema: String, person: Bool) -> String {
-        func same(_ alias: String) -> String { person ? " AND \(alias).person = w.person" : "" }
+    /// The view's DDL in a dialect: in PostgreSQL's, a person column, and every look-up kept within the
+    /// workout's person.
+    static func workoutOverviewSQL(_ dialect: ViewDialect) -> String {
+        let schema = dialect.schema
+        func same(_ alias: String) -> String { dialect.samePerson(alias, "w") }
         return """
             CREATE VIEW \(schema)workout_overview AS
-                SELECT \(person ? "w.person, " : "")w.id AS workout_id,
+                SELECT \(dialect.personColumn("w"))w.id AS workout_id,
                        coalesce((SELECT display_name FROM \(schema)data_types t WHERE t.type = w.activity_type
                                  AND t.row_table = 'workouts'\(same("t"))), w.activity_type) AS activity,
                        w.local_date,

@@ -104,16 +104,43 @@ struct PostgresFormatTests {
             #expect(!sql.contains("REFERENCES"), "\(table.table.name)")
             #expect(sql.contains("row_key BIGINT NOT NULL") == !table.hasOwnKey)
         }
-        let samples = PostgresSchema.tables.first { $0.table.name == "cumulative_samples" }!
+        // The stored layer (schema 4): the compact tables and the dictionaries, each per person.
+        #expect(PostgresSchema.tables.map(\.table.name) == Schema.tables.map(\.name))
+        #expect(!PostgresSchema.tables.contains { $0.table.name == "cumulative_samples" })
+        let samples = PostgresSchema.tables.first { $0.table.name == "cumulative_rows" }!
         #expect(samples.createSQL.contains("\"value\" DOUBLE PRECISION,"))
-        let anchors = PostgresSchema.tables.first { $0.table.name == "anchors" }!
-        #expect(anchors.key == "row_key")
+        #expect(samples.createSQL.contains("\"end_seconds\" BIGINT,"))
+        #expect(samples.key == "id")
+        for name in ["metadata_rows", "hrv_beat_rows", "route_point_rows", "anchors"] {
+            #expect(PostgresSchema.tables.first { $0.table.name == name }?.key == "row_key", "\(name)")
+        }
+        for name in ["type_names", "metadata_keys", "parent_tables"] {
+            let dictionary = PostgresSchema.tables.first { $0.table.name == name }
+            #expect(dictionary?.key == "id", "\(name)")
+            // SQLite's UNIQUE on the name is the working copy's to enforce (one btree per table here).
+            #expect(dictionary?.createSQL.contains("UNIQUE") == false, "\(name)")
+        }
         #expect(PostgresSchema.declaration("INTEGER NOT NULL REFERENCES sources(id)") == "BIGINT NOT NULL")
         #expect(PostgresSchema.declaration("INTEGER NOT NULL DEFAULT 0") == "BIGINT NOT NULL DEFAULT 0")
         #expect(PostgresSchema.declaration("BLOB") == "BYTEA")
         #expect(PostgresSchema.indexes.allSatisfy { $0.contains("ON healthetl.") && $0.contains("USING brin (person, ") })
-        #expect(PostgresSchema.indexes.contains { $0.contains("cumulative_samples USING brin (person, type, start_date)") })
+        for table in ["cumulative_rows", "discrete_rows", "category_rows"] {
+            #expect(PostgresSchema.indexes.contains { $0.contains("\(table) USING brin (person, type_id, start_date)") })
+        }
+        #expect(PostgresSchema.indexes.contains { $0.contains("metadata_rows USING brin (person, parent_table_id, parent_id)") })
         #expect(!PostgresSchema.indexes.contains { $0.contains("workouts_identity") })
+        // The views: SQLite's names, in schema healthetl, reading only healthetl's relations (the six compact
+        // ones and those on top of them), and no SQLite-only function left. PostgresViewTests runs them.
+        #expect(PostgresSchema.views.count == Schema.viewDescriptions.count)
+        for (view, description) in zip(PostgresSchema.views, Schema.viewDescriptions) {
+            #expect(view.hasPrefix("CREATE VIEW healthetl.\(description.name) AS"))
+            let read = view.replacingOccurrences(of: "extract(epoch FROM", with: "").components(separatedBy: "FROM ")
+                .dropFirst().map { $0.prefix(10) }
+            #expect(!read.isEmpty && read.allSatisfy { $0 == "healthetl." }, "\(description.name)")
+            for sqliteOnly in ["strftime", "printf", "unixepoch", "julianday"] {
+                #expect(!view.contains(sqliteOnly), "\(description.name): \(sqliteOnly)")
+            }
+        }
     }
 
     func runTool(_ arguments: [String]) -> (code: Int32, err: String) {

@@ -1,0 +1,168 @@
+import HealthStore
+
+/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4),
+/// inside the transaction of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: an upgrade
+/// that fails or is killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
+enum PostgresSchemaUpgrade {
+    /// Runs the steps from `version`; returns the version reached (the current one, or `version` itself when
+    /// no step starts there).
+    static func upgrade(_ connection: PostgresConnection, from version: String) throws -> String {
+        var version = version
+        if version == "2" {
+            for statement in fromVersion2 { try connection.execute(statement) }
+            version = "3"
+        }
+        if version == "3" {
+            try fromVersion3(connection)
+            version = "4"
+        }
+        return version
+    }
+
+    static let name = PostgresSchema.name
+
+    /// Version 3 added a column, a table, two indexes and a view (`SchemaMigration.fromVersion2` for SQLite).
+    /// Each person's new column and table are filled by their next import (the working copy does it). The view
+    /// is version 4's (the next step's).
+    static var fromVersion2: [String] {
+        let added: Set = ["workout_statistics_workout", "workout_routes_workout"]
+        // swift-format-ignore: NeverForceUnwrap
+        let dataTypes = PostgresSchema.tables.first { $0.table.name == "data_types" }!
+        return [
+            "ALTER TABLE \(name).workouts ADD COLUMN local_start TEXT",
+            dataTypes.createSQL,
+        ] + PostgresSchema.indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } } + [
+            "UPDATE \(name).schema_info SET value = '3' WHERE key = 'schema_version'"
+        ]
+    }
+
+    /// Version 4 stores the six largest tables compactly under views with their old names and columns, as
+    /// `SchemaMigration.fromVersion3` does for SQLite: every person's rows are converted on the server, in one
+    /// statement per table, with per-person dictionaries numbered in byte order of the names (as SQLite's
+    /// upgrade numbers them). Keys (`id`, `row_key`) stay, so a person's next check-out is what a working copy
+    /// upgraded by SQLite would be. Each conversion must move every row: one that would lose a row (a value
+    /// the dictionaries cannot name) fails the upgrade instead.
+    static func fromVersion3(_ connection: PostgresConnection) throws {
+        // The views over the old tables (not CASCADE: a view of a DBA's own on them stops the upgrade, named).
+        try connection.execute(
+            "DROP VIEW IF EXISTS " + ["all_quantity_samples", "sleep", "daily_rollups", "workout_overview"]
+                .map { "\(name).\($0)" }.joined(separator: ", "))
+        let added = Schema.dictionaryTables.map(\.name) + Schema.compactTables.map(\.table.name)
+        for table in PostgresSchema.tables where added.contains(table.table.name) {
+            try connection.execute(table.createSQL)
+        }
+        // Health Auto Export's feed marks its rows; every row of version 3 came from an export (0).
+        try connection.execute(
+            "ALTER TABLE \(name).workouts ADD COLUMN origin "
+                + PostgresSchema.declaration(FeedSchema.originColumn.declaration))
+        try connection.execute(
+            """
+            INSERT INTO \(name).parent_tables (person, id, name)
+            SELECT people.person, fixed.id, fixed.name
+            FROM (SELECT DISTINCT person FROM \(name).import_runs) AS people CROSS JOIN \(fixedParentTables)
+            """)
+        try connection.execute(
+            """
+            INSERT INTO \(name).type_names (person, id, type)
+            SELECT person, row_number() OVER (PARTITION BY person ORDER BY type COLLATE "C"), type
+            FROM (SELECT person, type FROM \(name).cumulative_samples UNION SELECT person, type FROM \(name).discrete_samples
+                  UNION SELECT person, type FROM \(name).category_samples) AS used
+            """)
+        for (old, new) in [
+            ("cumulative_samples", "cumulative_rows"), ("discrete_samples", "discrete_rows"),
+            ("category_samples", "category_rows"),
+        ] {
+            try move(
+                old, connection,
+                """
+                INSERT INTO \(name).\(new) (person, id, type_id, source_id, start_date, end_seconds, creation_seconds,
+                    utc_offset_seconds, local_date, value, unit, raw_value, raw_unit, flags, xml_line, identity)
+                SELECT s.person, s.id, t.id, s.source_id, s.start_date, \(seconds("s.end_date")),
+                    \(seconds("s.creation_date")), \(offsetSeconds("s.utc_offset")), s.local_date, s.value, s.unit,
+                    CASE WHEN s.raw_value IS NOT DISTINCT FROM s.value THEN NULL ELSE s.raw_value END,
+                    CASE WHEN s.raw_unit IS NOT DISTINCT FROM s.unit THEN NULL ELSE s.raw_unit END,
+                    s.flags, s.xml_line, s.identity
+                FROM \(name).\(old) AS s JOIN \(name).type_names AS t ON t.person = s.person AND t.type = s.type
+                """)
+        }
+        try connection.execute(
+            """
+            INSERT INTO \(name).metadata_keys (person, id, key)
+            SELECT person, row_number() OVER (PARTITION BY person ORDER BY key COLLATE "C"), key
+            FROM (SELECT DISTINCT person, key FROM \(name).metadata) AS used
+            """)
+        try move(
+            "metadata", connection,
+            """
+            INSERT INTO \(name).metadata_rows (person, row_key, parent_table_id, parent_id, key_id, value, number,
+                number_unit)
+            SELECT m.person, m.row_key, fixed.id, m.parent_id, k.id, m.value, m.number, m.number_unit
+            FROM \(name).metadata AS m JOIN \(fixedParentTables) ON fixed.name = m.parent_table
+                JOIN \(name).metadata_keys AS k ON k.person = m.person AND k.key = m.key
+            """)
+        try move(
+            "hrv_beats", connection,
+            """
+            INSERT INTO \(name).hrv_beat_rows (person, row_key, sample_id, seq, bpm, time_centis, raw_time)
+            SELECT person, row_key, sample_id, seq, bpm, \(centiseconds("time")), raw_time FROM \(name).hrv_beats
+            """)
+        try move(
+            "route_points", connection,
+            """
+            INSERT INTO \(name).route_point_rows (person, row_key, route_id, seq, time_centis, latitude, longitude,
+                elevation, speed, course, horizontal_accuracy, vertical_accuracy)
+            SELECT person, row_key, route_id, seq, \(centiseconds("time")), latitude, longitude, elevation, speed,
+                course, horizontal_accuracy, vertical_accuracy
+            FROM \(name).route_points
+            """)
+        for compact in Schema.compactTables { try connection.execute("DROP TABLE \(name).\"\(compact.publicName)\"") }
+        for index in PostgresSchema.indexes where added.contains(where: { index.contains(" ON \(name).\($0) ") }) {
+            try connection.execute(index)
+        }
+        for view in PostgresSchema.views { try connection.execute(view) }
+        // Statistics now rather than whenever autovacuum comes: the views' joins are planned from them.
+        try connection.execute("ANALYZE " + added.map { "\(name).\($0)" }.joined(separator: ", "))
+        try connection.execute("UPDATE \(name).schema_info SET value = '4' WHERE key = 'schema_version'")
+    }
+
+    /// Runs `insert`, which converts the rows of `table`, and fails unless it inserted as many rows as the
+    /// table has.
+    private static func move(_ table: String, _ connection: PostgresConnection, _ insert: String) throws {
+        let moved = try connection.execute(counting: insert)
+        let count = Int(try connection.scalar("SELECT count(*) FROM \(name).\(table)") ?? "") ?? -1
+        guard moved == count else {
+            throw PostgresError(
+                message: "upgrading the schema to version 4: \(table) has \(count) rows, but \(moved) could be "
+                    + "converted; nothing was changed")
+        }
+    }
+
+    /// The fixed ids of the tables that own metadata, as a relation `fixed (id, name)`.
+    static var fixedParentTables: String {
+        "(VALUES " + Schema.metadataParents.enumerated().map { "(\($0.offset + 1), '\($0.element)')" }
+            .joined(separator: ", ") + ") AS fixed (id, name)"
+    }
+
+    // The conversions of `SchemaMigration.fromVersion3`, for the text version 3 wrote. Other text becomes NULL, as
+    // SQLite's date functions make it. The shape is checked with LIKE: a regular expression cost a microsecond a
+    // row, a third of the conversion (measured). Text of the right shape with other characters than digits,
+    // which version 3 never wrote, fails the cast and so the whole upgrade, rather than losing a value.
+
+    /// `2019-06-18T01:07:11Z` → seconds since 1970 (date_part: extract's numeric is slower).
+    private static func seconds(_ text: String) -> String {
+        "CASE WHEN \(text) LIKE '____-__-__T__:__:__Z' THEN date_part('epoch', left(\(text), 19)::timestamp)::bigint END"
+    }
+
+    /// `2019-06-18T01:07:11.94Z` or `2019-06-18T01:07:11Z` → centiseconds since 1970.
+    private static func centiseconds(_ text: String) -> String {
+        "CASE WHEN \(text) LIKE '____-__-__T__:__:__Z' OR \(text) LIKE '____-__-__T__:__:__.__Z' "
+            + "THEN date_part('epoch', left(\(text), 19)::timestamp)::bigint * 100 "
+            + "+ CASE WHEN length(\(text)) = 23 THEN substr(\(text), 21, 2)::bigint ELSE 0 END END"
+    }
+
+    /// `-04:00` → seconds.
+    private static func offsetSeconds(_ text: String) -> String {
+        "CASE WHEN \(text) LIKE '+__:__' OR \(text) LIKE '-__:__' THEN (CASE WHEN left(\(text), 1) = '-' THEN -1 ELSE 1 END) "
+            + "* (substr(\(text), 2, 2)::bigint * 3600 + substr(\(text), 5, 2)::bigint * 60) END"
+    }
+}
