@@ -164,6 +164,10 @@ package final class SQLiteTarget {
         } else {
             if compact {
                 do {
+                    // VACUUM fills a cache of this size for the file it builds as well as for the database: at
+                    // the run's 16 MiB it took a 256 MB export's upgrade from 64 MB to 120 MB of RSS; at 2 MiB
+                    // the whole rewrite stays under 15 MB (measured with sqlite3) for ~10 % more time.
+                    try connection.execute("PRAGMA cache_size = -2048")
                     try connection.execute("VACUUM")
                 } catch {
                     compactionFailure = "\(error)"
