@@ -141,23 +141,26 @@ extension SQLiteSink {
         ])
         count("workout_routes")
         try writeMetadata(route.metadata, table: "workout_routes", id: id)
-        let points = route.points
-        try statements.point.insert(count: points.count) { statement, first, sequence in
-            let point = points[sequence]
-            statement.bind(first, id)
-            statement.bind(first + 1, sequence)
-            if let time = point.time {
-                bindFractionalUTC(statement, first + 2, time)
-            } else {
-                statement.bindNull(first + 2)
+        var sequence = 0  // a long route's points come back from its temporary file a chunk at a time
+        try route.points.forEachChunk { points in
+            try statements.point.insert(count: points.count) { statement, first, row in
+                let point = points[row]
+                statement.bind(first, id)
+                statement.bind(first + 1, sequence + row)
+                if let time = point.time {
+                    bindFractionalUTC(statement, first + 2, time)
+                } else {
+                    statement.bindNull(first + 2)
+                }
+                statement.bind(first + 3, point.latitude)
+                statement.bind(first + 4, point.longitude)
+                statement.bind(first + 5, point.elevation)
+                statement.bind(first + 6, point.speed)
+                statement.bind(first + 7, point.course)
+                statement.bind(first + 8, point.horizontalAccuracy)
+                statement.bind(first + 9, point.verticalAccuracy)
             }
-            statement.bind(first + 3, point.latitude)
-            statement.bind(first + 4, point.longitude)
-            statement.bind(first + 5, point.elevation)
-            statement.bind(first + 6, point.speed)
-            statement.bind(first + 7, point.course)
-            statement.bind(first + 8, point.horizontalAccuracy)
-            statement.bind(first + 9, point.verticalAccuracy)
+            sequence += points.count
         }
         count("route_points", route.points.count)
     }

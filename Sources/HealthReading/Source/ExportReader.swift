@@ -20,6 +20,15 @@ public final class ExportReader {
     /// points and whoever takes it resolves them with a `RouteResolver` of its own (the import does, on
     /// its writing thread, in a re-import).
     public var resolvesRoutes = true
+    /// Route points a workout keeps in memory before they move to a temporary file (`RoutePointBuffer`);
+    /// lowered by tests to spill small routes.
+    public var routeSpillThreshold: Int {
+        get { decoder.routeSpillThreshold }
+        set {
+            decoder.routeSpillThreshold = newValue
+            routes.spillThreshold = newValue
+        }
+    }
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
         self.container = container

@@ -98,7 +98,20 @@ extension ExportDecoder {
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate
+        // One budget of points in memory for all the routes of a workout, which are held until it ends.
+        item.points.spillThreshold = routeSpillThreshold - (workout?.residentRoutePoints ?? 0)
         route = item
+    }
+
+    func endRoute() {
+        guard var route = route.take() else { return }
+        do {
+            try route.points.finishAppending()
+        } catch {
+            parser?.stop(with: error as? ImportError ?? ImportError(.internal, "\(error)"))
+            return
+        }
+        workout?.routes.append(route)
     }
 
     /// iOS 12 wrote route locations inline.

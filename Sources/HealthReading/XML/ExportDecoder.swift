@@ -52,6 +52,9 @@ final class ExportDecoder: SAXHandler {
     var stateOfMindMetadata: [MetadataEntry] = []
     /// Elements nested in the open top-level element so far (`maximumNestedPerElement`).
     var nestedInElement = 0
+    /// Points a route keeps in memory before it moves to a temporary file (`RoutePointBuffer`), for all the
+    /// routes of one workout together.
+    var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
 
@@ -78,7 +81,11 @@ final class ExportDecoder: SAXHandler {
 
     func appendToRoute(_ point: RoutePoint) -> Bool {
         guard route != nil else { return false }
-        route?.points.append(point)
+        do {
+            try route?.points.append(point)
+        } catch {
+            parser?.stop(with: error as? ImportError ?? ImportError(.internal, "\(error)"))
+        }
         return true
     }
 
@@ -161,8 +168,7 @@ final class ExportDecoder: SAXHandler {
             correlation = nil
         case .workoutActivity: activityIndex = nil
         case .workoutRoute:
-            if let route { workout?.routes.append(route) }
-            route = nil
+            endRoute()
         case .workout:
             if let workout { pending.append(.workout(workout)) }
             workout = nil
