@@ -44,6 +44,9 @@ final class ItemQueue: @unchecked Sendable {
     /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
     /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
     /// peak (measured, see the README).
+    /// Weight of the heaviest batch `giveBack` hands back to the producer: twice an ordinary batch.
+    static let heaviestReturned = 2 * 4096
+
     init(capacityWeight: Int = 4 * 4096, decoderDoesMore: Bool = false) {
         self.capacityWeight = capacityWeight
         self.decoderDoesMore = decoderDoesMore
@@ -97,9 +100,11 @@ final class ItemQueue: @unchecked Sendable {
 
     /// The writer is done with `batch`. When the decoder does more, it goes back to the producer, which
     /// releases its items the next time it pushes (and refills one); else it is released here. Two at most
-    /// wait, so the memory they hold stays small while the producer waits for room.
+    /// wait, so the memory they hold stays small while the producer waits for room; a batch heavier than
+    /// `heaviestReturned` (one huge item: a long route, a flood of beats) is released here at once, or it would
+    /// be held twice more while the producer builds the next one.
     func giveBack(_ batch: consuming ItemBatch) {
-        guard decoderDoesMore else { return }
+        guard decoderDoesMore, batch.weight <= Self.heaviestReturned else { return }
         condition.lock()
         if spent.count < 2 && !closed && !cancelled { spent.append(batch) }
         condition.unlock()
