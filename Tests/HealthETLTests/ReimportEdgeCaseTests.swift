@@ -1,9 +1,9 @@
 import Foundation
+import HealthPipelines
 import Testing
 @testable import HealthCSV
 @testable import HealthImport
 @testable import HealthModel
-import HealthPipelines
 @testable import HealthSQLite
 @testable import HealthStages
 
