@@ -13,7 +13,7 @@ public final class SQLiteSink {
     let statements: SchemaStatements
     var ids = RowIDs()
     /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    var correlationCandidates: [Int64: (table: TrackedTable, id: Int64)] = [:]
+    let correlationCandidates: CorrelationCandidates
     public let options: Options
     /// Records not stored, by reason: every dropped record is counted.
     var drops = DropCounts()
@@ -89,6 +89,7 @@ public final class SQLiteSink {
             }
             statements = try SchemaStatements(target.connection)
             lookups = try ReimportStatements(target.connection)
+            correlationCandidates = try CorrelationCandidates(target.connection)
             runs = try RunRecorder(target.connection, hadData: hadData)
             sources = try SourceTable(target.connection, hadData: hadData)
             remover = try RowRemover(target.connection, runID: runs.runID)
