@@ -29,7 +29,9 @@ final class RollupWorker: @unchecked Sendable {
     }
 
     static let batchSize = 4096
-    private static let inboxLimit = 8
+    /// Batches waiting for the engine: enough to keep both threads busy; each is ~260 KB, and a parallel pass
+    /// has two workers (eight held ~5 MB at the peak of a 4.6 GB export's pass).
+    private static let inboxLimit = 3
 
     private let condition = NSCondition()
     private var inbox: [Work] = []
