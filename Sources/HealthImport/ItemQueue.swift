@@ -35,19 +35,23 @@ final class ItemQueue: @unchecked Sendable {
     /// Batches the writer is done with, to be emptied (their items released) and reused by the producer.
     private var spent: [ItemBatch] = []
     private var queuedWeight = 0
+    /// Weight of the batch the writer is on (taken, not yet given back). It counts against the capacity too:
+    /// otherwise one huge item (a flood of beats, a long route's points in memory) was held three times at
+    /// once, being built, queued and written.
+    private var writingWeight = 0
     private let capacityWeight: Int
     private var closed = false
     private var producerError: Error?
     private var cancelled = false
     let decoderDoesMore: Bool
 
-    /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
-    /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
-    /// peak (measured, see the README).
     /// Weight of the heaviest batch `giveBack` hands back to the producer: twice an ordinary batch.
     static let heaviestReturned = 2 * 4096
 
-    init(capacityWeight: Int = 4 * 4096, decoderDoesMore: Bool = false) {
+    /// `capacityWeight`: the most weight queued and being written before the producer waits (one batch always
+    /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`QueueSink`
+    /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured, see the README).
+    init(capacityWeight: Int = 5 * 4096, decoderDoesMore: Bool = false) {
         self.capacityWeight = capacityWeight
         self.decoderDoesMore = decoderDoesMore
     }
@@ -56,7 +60,11 @@ final class ItemQueue: @unchecked Sendable {
     /// `reusable` receives a spent batch when there is one, emptied here, on the producer's thread.
     func push(_ batch: consuming ItemBatch, reusable: inout ItemBatch?) -> Bool {
         condition.lock()
-        while !batches.isEmpty && queuedWeight + batch.weight > capacityWeight && !cancelled { condition.wait() }
+        while queuedWeight + writingWeight > 0 && queuedWeight + writingWeight + batch.weight > capacityWeight
+            && !cancelled
+        {
+            condition.wait()
+        }
         if cancelled {
             condition.unlock()
             return false
@@ -91,7 +99,7 @@ final class ItemQueue: @unchecked Sendable {
         if !batches.isEmpty {
             let batch = batches.removeFirst()
             queuedWeight -= batch.weight
-            condition.broadcast()
+            writingWeight += batch.weight
             return batch
         }
         if let producerError { throw producerError }
@@ -104,9 +112,12 @@ final class ItemQueue: @unchecked Sendable {
     /// `heaviestReturned` (one huge item: a long route, a flood of beats) is released here at once, or it would
     /// be held twice more while the producer builds the next one.
     func giveBack(_ batch: consuming ItemBatch) {
-        guard decoderDoesMore, batch.weight <= Self.heaviestReturned else { return }
         condition.lock()
-        if spent.count < 2 && !closed && !cancelled { spent.append(batch) }
+        writingWeight -= batch.weight
+        condition.broadcast()
+        if decoderDoesMore && batch.weight <= Self.heaviestReturned && spent.count < 2 && !closed && !cancelled {
+            spent.append(batch)
+        }
         condition.unlock()
     }
 
@@ -117,6 +128,7 @@ final class ItemQueue: @unchecked Sendable {
         batches.removeAll()
         spent.removeAll()
         queuedWeight = 0
+        writingWeight = 0
         condition.broadcast()
         condition.unlock()
     }
