@@ -180,7 +180,7 @@ final class ExportDecoder: SAXHandler {
             vision = nil
         case .stateOfMind:
             if var stateOfMind {
-                // Made once here: made at every entry, the JSON of n entries cost n² (10,000 entries: 500 MB).
+                // Made once here: made at every entry, the JSON of n entries was written n times over (n² bytes).
                 if !stateOfMindMetadata.isEmpty {
                     stateOfMind.metadataJSON = JSONText.json(stateOfMindMetadata.map { ($0.key, $0.value) })
                 }
