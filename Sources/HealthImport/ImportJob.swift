@@ -29,6 +29,9 @@ public struct ImportJob {
     /// How errors name the database, when not by its path (a PostgreSQL working copy is named after the
     /// person: its path means nothing once the run is over, yet the message is stored in `import_runs`).
     public var databaseLabel: String?
+    /// Route points a workout keeps in memory before they move to a temporary file (`RoutePointBuffer`);
+    /// tests lower it to make small routes spill.
+    package var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     public init(inputPath: String, databasePath: String, timeZone: TimeZone?) {
         self.inputPath = inputPath
@@ -74,7 +77,9 @@ public struct ImportJob {
         let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
         let queue = ItemQueue(placement: placement)
         var writerRoutes = placement.decoderReadsRoutes ? nil : RouteResolver(container: container)
+        writerRoutes?.spillThreshold = routeSpillThreshold
         reader.resolvesRoutes = placement.decoderReadsRoutes
+        reader.routeSpillThreshold = routeSpillThreshold
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         do {

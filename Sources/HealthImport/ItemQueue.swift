@@ -32,16 +32,23 @@ final class ItemQueue: @unchecked Sendable {
     /// Batches the writer is done with, to be emptied (their items released) and reused by the producer.
     private var spent: [ItemBatch] = []
     private var queuedWeight = 0
+    /// Weight of the batch the writer is on (taken, not yet given back). It counts against the capacity too:
+    /// otherwise one huge item (a flood of beats, a long route's points in memory) was held three times at
+    /// once, being built, queued and written.
+    private var writingWeight = 0
     private let capacityWeight: Int
     private var closed = false
     private var producerError: Error?
     private var cancelled = false
     let placement: WorkPlacement
 
-    /// `capacityWeight`: the most weight queued before the producer waits (one batch always fits): three or
-    /// four ordinary batches (`QueueSink` cuts one once it reaches 4096). Eight batches held ~5 MB more at the
-    /// peak (measured, see the README).
-    init(capacityWeight: Int = 4 * 4096, placement: WorkPlacement = .writerHelps) {
+    /// Weight of the heaviest batch `giveBack` hands back to the producer: twice an ordinary batch.
+    static let heaviestReturned = 2 * 4096
+
+    /// `capacityWeight`: the most weight queued and being written before the producer waits (one batch always
+    /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`QueueSink`
+    /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured, see the README).
+    init(capacityWeight: Int = 5 * 4096, placement: WorkPlacement = .writerHelps) {
         self.capacityWeight = capacityWeight
         self.placement = placement
     }
@@ -50,7 +57,11 @@ final class ItemQueue: @unchecked Sendable {
     /// `reusable` receives a spent batch when there is one, emptied here, on the producer's thread.
     func push(_ batch: consuming ItemBatch, reusable: inout ItemBatch?) -> Bool {
         condition.lock()
-        while !batches.isEmpty && queuedWeight + batch.weight > capacityWeight && !cancelled { condition.wait() }
+        while queuedWeight + writingWeight > 0 && queuedWeight + writingWeight + batch.weight > capacityWeight
+            && !cancelled
+        {
+            condition.wait()
+        }
         if cancelled {
             condition.unlock()
             return false
@@ -85,7 +96,7 @@ final class ItemQueue: @unchecked Sendable {
         if !batches.isEmpty {
             let batch = batches.removeFirst()
             queuedWeight -= batch.weight
-            condition.broadcast()
+            writingWeight += batch.weight
             return batch
         }
         if let producerError { throw producerError }
@@ -94,11 +105,17 @@ final class ItemQueue: @unchecked Sendable {
 
     /// The writer is done with `batch`. When the decoder releases batches, it goes back to the producer, which
     /// releases its items the next time it pushes (and refills one); else it is released here. Two at most
-    /// wait, so the memory they hold stays small while the producer waits for room.
+    /// wait, so the memory they hold stays small while the producer waits for room; a batch heavier than
+    /// `heaviestReturned` (one huge item: a long route, a flood of beats) is released here at once, or it would
+    /// be held twice more while the producer builds the next one.
     func giveBack(_ batch: consuming ItemBatch) {
-        guard placement.decoderReleasesBatches else { return }
         condition.lock()
-        if spent.count < 2 && !closed && !cancelled { spent.append(batch) }
+        writingWeight -= batch.weight
+        condition.broadcast()
+        let returnable = placement.decoderReleasesBatches && batch.weight <= Self.heaviestReturned
+        if returnable && spent.count < 2 && !closed && !cancelled {
+            spent.append(batch)
+        }
         condition.unlock()
     }
 
@@ -109,6 +126,7 @@ final class ItemQueue: @unchecked Sendable {
         batches.removeAll()
         spent.removeAll()
         queuedWeight = 0
+        writingWeight = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -153,14 +171,16 @@ final class QueueSink {
 }
 
 extension ExportItem {
-    /// About how many small rows the item becomes (see `QueueSink`).
+    /// About how many small rows the item becomes (see `QueueSink`): the memory it holds. A route whose points
+    /// are in a temporary file (`RoutePointBuffer`) weighs only those still in memory, plus 1024 for its open
+    /// file, so that few such files are open at once.
     var weight: Int {
         switch self {
         case .sample(let sample): return 1 + sample.metadata.count + sample.beats.count
         case .correlation(let correlation): return 1 + correlation.metadata.count + correlation.children.count
         case .workout(let workout):
             return 1 + workout.metadata.count + workout.events.count + workout.statistics.count
-                + workout.routes.reduce(0) { $0 + 1 + $1.points.count }
+                + workout.routes.reduce(0) { $0 + 1 + $1.points.residentCount + ($1.points.isSpilled ? 1024 : 0) }
         case .electrocardiogram(let recording): return 1 + recording.samples.count / 25
         case .document: return 1  // its bytes stay in the file until the sink streams them
         case .clinicalRecord(let record): return 1 + (record.resourceJSON?.utf8.count ?? 0) / 100

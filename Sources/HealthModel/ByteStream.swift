@@ -15,14 +15,18 @@ extension ByteStream {
     /// Reads the whole stream. Only for side files that are small by nature (FHIR JSON, ECG CSV), with a
     /// limit so a hostile entry cannot exhaust memory.
     public func readAll(limit: Int) throws -> [UInt8] {
+        let tooLarge = ImportError(.input, "file is larger than the \(limit / 1_048_576) MB allowed for it")
         var result: [UInt8] = []
+        if let size = expectedSize {
+            // Refused before reading when its size is known; else sized once, not grown by doubling.
+            guard size <= UInt64(limit) else { throw tooLarge }
+            result.reserveCapacity(Int(size))
+        }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
             if count == 0 { return result }
-            if result.count + count > limit {
-                throw ImportError(.input, "file is larger than the \(limit / 1_048_576) MB allowed for it")
-            }
+            if result.count + count > limit { throw tooLarge }
             result.append(contentsOf: chunk[0..<count])
         }
     }

@@ -29,6 +29,9 @@ public struct Workout: Sendable {
         self.source = source
         self.line = line
     }
+
+    /// Route points held in memory (not in a temporary file) by the workout's routes.
+    public var residentRoutePoints: Int { routes.reduce(0) { $0 + $1.points.residentCount } }
 }
 
 public struct WorkoutEvent: Sendable {
@@ -116,15 +119,15 @@ public struct WorkoutRoute: Sendable {
     public var metadata: [MetadataEntry] = []
     /// `/workout-routes/route_….gpx`, as written (iOS 13+).
     public var filePath: String?
-    /// Inline `Location`s (iOS 12) or the points read from the GPX file.
-    public var points: [RoutePoint] = []
+    /// Inline `Location`s (iOS 12) or the points read from the GPX file; a long route's in a temporary file.
+    public var points = RoutePointBuffer()
     /// Why the points could not be read, when they could not (missing or broken GPX file).
     public var problem: String?
 
     /// Memberwise, for the other targets.
     package init(
         source: SampleSource, creationDate: Timestamp? = nil, startDate: Timestamp? = nil, endDate: Timestamp? = nil,
-        metadata: [MetadataEntry] = [], filePath: String? = nil, points: [RoutePoint] = [], problem: String? = nil
+        metadata: [MetadataEntry] = [], filePath: String? = nil, points: RoutePointBuffer = RoutePointBuffer(), problem: String? = nil
     ) {
         self.source = source
         self.creationDate = creationDate

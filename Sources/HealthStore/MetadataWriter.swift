@@ -108,21 +108,26 @@ struct RoutePointWriter {
         vertical = try rows.offset("vertical_accuracy")
     }
 
-    func write(_ points: [RoutePoint], routeID id: Int64) throws {
-        try rows.insert(count: points.count) { statement, first, sequence in
-            let point = points[sequence]
-            statement.bind(first + routeID, id)
-            statement.bind(first + seq, sequence)
-            if let seconds = point.time { statement.bind(first + time, Centiseconds.of(seconds)) } else {
-                statement.bindNull(first + time)
+    /// Writes a route's points in order; a long route's come back from its temporary file a chunk at a time.
+    func write(_ points: RoutePointBuffer, routeID id: Int64) throws {
+        var chunkStart = 0
+        try points.forEachChunk { chunk in
+            try rows.insert(count: chunk.count) { statement, first, row in
+                let point = chunk[row]
+                statement.bind(first + routeID, id)
+                statement.bind(first + seq, chunkStart + row)
+                if let seconds = point.time { statement.bind(first + time, Centiseconds.of(seconds)) } else {
+                    statement.bindNull(first + time)
+                }
+                statement.bind(first + latitude, point.latitude)
+                statement.bind(first + longitude, point.longitude)
+                statement.bind(first + elevation, point.elevation)
+                statement.bind(first + speed, point.speed)
+                statement.bind(first + course, point.course)
+                statement.bind(first + horizontal, point.horizontalAccuracy)
+                statement.bind(first + vertical, point.verticalAccuracy)
             }
-            statement.bind(first + latitude, point.latitude)
-            statement.bind(first + longitude, point.longitude)
-            statement.bind(first + elevation, point.elevation)
-            statement.bind(first + speed, point.speed)
-            statement.bind(first + course, point.course)
-            statement.bind(first + horizontal, point.horizontalAccuracy)
-            statement.bind(first + vertical, point.verticalAccuracy)
+            chunkStart += chunk.count
         }
     }
 }

@@ -50,6 +50,7 @@ struct RollupFeed {
         samples.bind(2, RollupTables.utcText(earliest))
         let priority = options.priorityByType[job.type] ?? options.priority
         var classes: [Int64: Int] = [:]
+        var categories = CategoryNames()
         var batch: [RollupSample] = []
         batch.reserveCapacity(RollupWorker.batchSize)
         var begun = false
@@ -73,7 +74,7 @@ struct RollupFeed {
             batch.append(
                 RollupSample(
                     start: start, end: end, value: kind == .category ? 0 : row.double(2),
-                    category: kind == .category ? row.text(2) : nil, sourceName: source.name,
+                    category: kind == .category ? categories.name(row.columnView(2)) : nil, sourceName: source.name,
                     sourceClass: sourceClass))
             if batch.count == RollupWorker.batchSize {
                 worker.add(batch)
@@ -84,6 +85,27 @@ struct RollupFeed {
         guard begun else { return }
         if !batch.isEmpty { worker.add(batch) }
         worker.end()
+    }
+}
+
+/// A category type's values as shared strings: a type has a few (sleep stages), its samples millions, and a
+/// string per sample (`HKCategoryValueSleepAnalysisAsleepCore` is too long to be stored inline) held 6.5 MB in
+/// the workers' inboxes at the peak of a 4.6 GB export's rollup pass.
+struct CategoryNames {
+    private var known: [(bytes: [UInt8], name: String)] = []
+    private var next = 0
+
+    mutating func name(_ column: SQLiteColumnView) -> String? {
+        guard case .text(let bytes) = column else { return nil }
+        for entry in known where entry.bytes.elementsEqual(bytes) { return entry.name }
+        let name = String(decoding: bytes, as: UTF8.self)
+        if known.count < 16 {
+            known.append((Array(bytes), name))
+        } else {
+            known[next] = (Array(bytes), name)  // a type with more values: the oldest goes
+            next = (next + 1) % known.count
+        }
+        return name
     }
 }
 

@@ -29,7 +29,9 @@ final class RollupWorker: @unchecked Sendable {
     }
 
     static let batchSize = 4096
-    private static let inboxLimit = 8
+    /// Batches waiting for the engine: enough to keep both threads busy; each is ~260 KB, and a parallel pass
+    /// has two workers (eight held ~5 MB at the peak of a 4.6 GB export's pass).
+    private static let inboxLimit = 3
 
     private let condition = NSCondition()
     private var inbox: [Work] = []
@@ -106,6 +108,20 @@ final class RollupWorker: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Rows handed over at a time. A batch of samples can close buckets over years (a sparse type of a
+    /// 25-year export: tens of thousands of rows, 8.6 MB held at once), and `outboxRowLimit` only bounds the
+    /// rows delivered.
+    static let rowsPerDelivery = 1024
+
+    private func append(_ row: RollupRow, to output: inout Output) {
+        output.rows.append(row)
+        if output.rows.count >= Self.rowsPerDelivery {
+            deliver(output)
+            output.rows = []
+            output.rows.reserveCapacity(Self.rowsPerDelivery)
+        }
+    }
+
     private func deliver(_ output: Output) {
         guard !output.rows.isEmpty else { return }
         condition.lock()
@@ -144,11 +160,11 @@ final class RollupWorker: @unchecked Sendable {
                     current = Output(type: type, kind: kind, unit: unit, keepFrom: keepFrom, rows: [])
                 case .samples(let batch):
                     var output = current
-                    for sample in batch { try engine?.add(sample) { output.rows.append($0) } }
+                    for sample in batch { try engine?.add(sample) { append($0, to: &output) } }
                     deliver(output)
                 case .end:
                     var output = current
-                    engine?.finish { output.rows.append($0) }
+                    engine?.finish { append($0, to: &output) }
                     engine = nil
                     deliver(output)
                 case .stop:

@@ -35,7 +35,7 @@ extension SQLiteSink {
         let identity = identity ?? SampleIdentity.fingerprint(sample)
         guard let (table, id) = try writeSample(sample, identity: identity) else { return }
         if lastKind?.correlationChild == true {
-            correlationCandidates[identity] = (table, id)
+            try correlationCandidates.remember(identity, (table, id))
         }
     }
 

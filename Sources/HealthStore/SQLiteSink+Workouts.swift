@@ -29,13 +29,13 @@ extension SQLiteSink {
         try writeMetadata(correlation.metadata, parent: .correlations, id: id)
         for (child, identity) in zip(correlation.children, childIdentities) {
             let link: (table: TrackedTable, id: Int64)
-            if let existing = correlationCandidates[identity] {
+            if let existing = try correlationCandidates[identity] {
                 link = existing
             } else {
                 // Not repeated at top level (against the format's rule): store it once, here.
                 guard let (table, childID) = try writeSample(child, identity: identity) else { continue }
                 link = (table, childID)
-                correlationCandidates[identity] = link
+                try correlationCandidates.remember(identity, link)
             }
             try statements.correlationSample.run([
                 "correlation_id": .integer(id),

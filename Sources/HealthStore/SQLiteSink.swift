@@ -15,7 +15,7 @@ public final class SQLiteSink {
     let statements: SchemaStatements
     var ids = RowIDs()
     /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    var correlationCandidates: [Int64: (table: TrackedTable, id: Int64)] = [:]
+    let correlationCandidates: CorrelationCandidates
     public let options: Options
     /// Records not stored, by reason: every dropped record is counted.
     var drops = DropCounts()
@@ -111,6 +111,7 @@ public final class SQLiteSink {
             pointWriter = try RoutePointWriter(target.connection)
             typeNames = try NameDictionary(target.connection, table: "type_names", column: "type", hadData: hadData)
             lookups = try ReimportStatements(target.connection)
+            correlationCandidates = try CorrelationCandidates(target.connection)
             runs = try RunRecorder(target.connection, hadData: hadData)
             sources = try SourceTable(target.connection, hadData: hadData)
             remover = try RowRemover(target.connection, runID: runs.runID)

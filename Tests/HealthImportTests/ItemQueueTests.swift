@@ -53,10 +53,10 @@ struct ItemQueueTests {
         return finished
     }
 
-    /// Capacity 10, batches of weight 4: two fit. The producer pushes 40 and counts each push once it has
-    /// returned; the consumer starts once the producer is about to push the third, so it finds exactly two
-    /// pushed (the third cannot return before a pop), and after each pop it finds the producer at most two
-    /// ahead. Everything arrives, in order.
+    /// Capacity 10, batches of weight 4: two fit, counting the one being written. The producer pushes 40 and
+    /// counts each push once it has returned; the consumer starts once the producer is about to push the third,
+    /// so it finds exactly two pushed (the third cannot return before a pop and a give-back), and after each pop,
+    /// while it still holds the batch, it finds the producer at most one ahead. Everything arrives, in order.
     @Test func aFullQueueHoldsTheProducerBack() throws {
         let queue = ItemQueue(capacityWeight: 10)
         let log = Log()
@@ -78,13 +78,14 @@ struct ItemQueueTests {
         while let batch = try queue.pop() {
             received += Self.values(batch)
             aheadAtEachPop.append(log.count("pushed") - received.count)
+            queue.giveBack(batch)
         }
         producer.wait()
         #expect(pushedBeforeThePop == 2)
         #expect(received == (1...40).map(Double.init))
         #expect(log.all == (1...40).map { "pushed \($0) true" })
-        // Never more than the two batches that fit (the one just popped may already be replaced).
-        #expect(aheadAtEachPop.allSatisfy { $0 <= 2 }, "\(aheadAtEachPop)")
+        // The batch being written holds its place until it is given back: one more at most waits behind it.
+        #expect(aheadAtEachPop.allSatisfy { $0 <= 1 }, "\(aheadAtEachPop)")
         #expect(aheadAtEachPop.count == 40 && log.count("pushed") == 40)
     }
 
@@ -117,12 +118,24 @@ struct ItemQueueTests {
         #expect(returned.items.capacity >= 500)
 
         // Three given back: two are kept, one of them is handed out, the other released.
-        for _ in 0..<3 { queue.giveBack(Self.batch(0, count: 10, weight: 1)) }
+        #expect(queue.push(Self.batch(600, weight: 1), reusable: &reusable))
+        #expect(queue.push(Self.batch(601, weight: 1), reusable: &reusable))
+        var taken: [ItemBatch] = []
+        for _ in 0..<3 { taken.append(try #require(try queue.pop())) }
+        for batch in taken { queue.giveBack(batch) }
         reusable = nil
         #expect(queue.push(Self.batch(502, weight: 1), reusable: &reusable))
         #expect(reusable?.items.isEmpty == true)
         reusable = nil
         #expect(queue.push(Self.batch(503, weight: 1), reusable: &reusable))
+        #expect(reusable == nil)
+
+        // A batch heavier than `heaviestReturned` (one huge item) is released by the writer, not handed back.
+        let heavy = ItemQueue(capacityWeight: 100, placement: .decoderHelps)
+        #expect(heavy.push(Self.batch(1, weight: ItemQueue.heaviestReturned + 1), reusable: &reusable))
+        heavy.giveBack(try #require(try heavy.pop()))
+        reusable = nil
+        #expect(heavy.push(Self.batch(2, weight: 1), reusable: &reusable))
         #expect(reusable == nil)
 
         let plain = ItemQueue(capacityWeight: 100)
@@ -141,7 +154,10 @@ struct ItemQueueTests {
         let consumer = Self.thread {
             consumerWaiting.signal()
             do {
-                while let batch = try queue.pop() { log.append("batch \(Self.values(batch))") }
+                while let batch = try queue.pop() {
+                    log.append("batch \(Self.values(batch))")
+                    queue.giveBack(batch)
+                }
                 log.append("end")
             } catch let error as Failure {
                 log.append("error \(error.reason)")

@@ -111,7 +111,7 @@ struct ExportDecoderTests {
         #expect(workout.statistics.count == 2)
         #expect(workout.statistics[0].activityIndex == 0)
         #expect(workout.statistics[1].maximum == 171)
-        #expect(workout.routes.first?.points.first?.speed == 2.5)
+        #expect(try workout.routes.first?.points.array().first?.speed == 2.5)
         #expect(workout.routes.first?.metadata.first?.value == "2")
     }
 

@@ -2,8 +2,9 @@ import HealthModel
 
 /// Reads the track points of a workout route file (`workout-routes/route_….gpx`, reference §8.2).
 ///
-/// The file is streamed through `XMLDocumentReader`, so memory is one chunk plus the points; a route of a
-/// marathon is ~15,000 points. Elements are matched by local name: Apple writes the `<extensions>` children
+/// The file is streamed through `XMLDocumentReader`, so memory is one chunk plus the points, which a
+/// `RoutePointBuffer` keeps in bounded memory: a route of a marathon is ~15,000 points, a multi-day one at 1 Hz
+/// hundreds of thousands. Elements are matched by local name: Apple writes the `<extensions>` children
 /// (`speed`, `course`, `hAcc`, `vAcc`) in the default GPX namespace, other writers put them under a prefix.
 public enum GPXReader {
     /// Route files range from a few KB to a few MB; 64 KB keeps the parser busy without holding much.
@@ -25,7 +26,18 @@ public enum GPXReader {
     /// with line and column when the file is not well formed (or truncated) or its root element is not
     /// `<gpx>`. `chunkSize` is exposed so tests can prove that chunk boundaries do not change the result.
     public static func readResult(_ stream: ByteStream, chunkSize: Int = defaultChunkSize) throws -> Result {
-        let handler = GPXHandler()
+        let route = try readRoute(stream, spillThreshold: Int.max, chunkSize: chunkSize)
+        return Result(points: try route.points.array(), skippedPoints: route.skippedPoints)
+    }
+
+    /// `readResult`, with the points in a `RoutePointBuffer` that moves them to a temporary file past
+    /// `spillThreshold` (what an import reads routes with). More than `RoutePointBuffer.maximumCount` points is
+    /// an error, as a broken file is.
+    public static func readRoute(
+        _ stream: ByteStream, spillThreshold: Int = RoutePointBuffer.defaultSpillThreshold,
+        chunkSize: Int = defaultChunkSize
+    ) throws -> (points: RoutePointBuffer, skippedPoints: Int) {
+        let handler = GPXHandler(spillThreshold: spillThreshold)
         let watched = EndWatchingStream(stream)
         let reader = XMLDocumentReader(stream: watched, handler: handler, wantsText: true, chunkSize: chunkSize)
         handler.parser = reader.saxParser
@@ -38,7 +50,10 @@ public enum GPXReader {
         guard handler.sawRoot else {
             throw ImportError(.input, "the GPX file is empty", line: 1)
         }
-        return Result(points: handler.points, skippedPoints: handler.skippedPoints)
+        var points = handler.points
+        handler.points = RoutePointBuffer()
+        try points.finishAppending()
+        return (points, handler.skippedPoints)
     }
 
     /// libxml2 2.9 reports a document cut short as "Extra content at the end of the document", which sends
@@ -150,7 +165,7 @@ private final class GPXHandler: SAXHandler {
     // down the slow path. The parser only calls back while it parses, and its owner outlives that.
     unowned(unsafe) var parser: SAXParser?
 
-    private(set) var points: [RoutePoint] = []
+    var points: RoutePointBuffer
     private(set) var skippedPoints = 0
     private(set) var sawRoot = false
     /// Set when the handler itself stopped the parse (wrong root), whose message must stay as it is.
@@ -195,7 +210,10 @@ private final class GPXHandler: SAXHandler {
         return kind
     }
 
-    init() { text.reserveCapacity(Self.maximumTextLength) }
+    init(spillThreshold: Int) {
+        points = RoutePointBuffer(spillThreshold: spillThreshold)
+        text.reserveCapacity(Self.maximumTextLength)
+    }
 
     func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
         depth += 1
@@ -228,7 +246,14 @@ private final class GPXHandler: SAXHandler {
         }
         if depth == pointDepth {
             pointDepth = 0
-            if let point { points.append(point) }
+            if let point {
+                do {
+                    try points.append(point)
+                } catch {
+                    stoppedParser = true
+                    parser?.stop(with: error as? ImportError ?? ImportError(.internal, "\(error)"))
+                }
+            }
             point = nil
         }
     }

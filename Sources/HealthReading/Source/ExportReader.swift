@@ -20,6 +20,15 @@ public final class ExportReader {
     /// points and whoever takes it resolves them with a `RouteResolver` of its own (the import does, on
     /// its writing thread, in a re-import).
     public var resolvesRoutes = true
+    /// Route points a workout keeps in memory before they move to a temporary file (`RoutePointBuffer`);
+    /// lowered by tests to spill small routes.
+    public var routeSpillThreshold: Int {
+        get { decoder.routeSpillThreshold }
+        set {
+            decoder.routeSpillThreshold = newValue
+            routes.spillThreshold = newValue
+        }
+    }
 
     public init(container: ExportContainer, chunkSize: Int = XMLDocumentReader.defaultChunkSize) throws {
         self.container = container
@@ -89,8 +98,10 @@ public final class ExportReader {
 
     private func warn(_ message: String) { sideFileWarnings[message, default: 0] += 1 }
 
-    /// FHIR resources are small documents; 64 MB is far beyond any real one.
-    private static let maximumSideFileSize = 64 * 1024 * 1024
+    /// Side files read whole: FHIR resources are a few kilobytes, an ECG of 30 s ~120 KB. An import holds a
+    /// file about three times over (its bytes, its text or samples, SQLite's copy of the value), so this
+    /// limit keeps memory flat; 64 MiB did not (a 46 MB ECG file: 168 MB).
+    static let maximumSideFileSize = 4 * 1024 * 1024
 
     private func resolveResource(_ record: inout ClinicalRecord) {
         guard let path = record.resourceFilePath else { return }
@@ -101,19 +112,15 @@ public final class ExportReader {
                 return
             }
             let bytes = try stream.readAll(limit: Self.maximumSideFileSize)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+            guard let json = FHIRText.utf8JSON(bytes) else {
                 record.problem = "FHIR file \(path) is not valid JSON"
                 warn("clinical record file is not valid JSON (resource not stored)")
                 return
             }
-            if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
-                record.resourceJSON = text  // as written, the usual case
-            } else if let data = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) {
-                // UTF-16 or UTF-32 (JSON allows them; JSONSerialization read it): stored as the same JSON in
-                // UTF-8, since read as UTF-8 it would be full of NULs.
-                record.resourceJSON = String(decoding: data, as: UTF8.self)
-                warn("clinical record file not in UTF-8 (stored re-encoded as UTF-8)")
-            }
+            // As written; UTF-16 or UTF-32 (JSON allows them) as the same text in UTF-8, since read as UTF-8
+            // it would be full of NULs.
+            record.resourceJSON = json.text
+            if json.reencoded { warn("clinical record file not in UTF-8 (stored re-encoded as UTF-8)") }
         } catch {
             record.problem = "\(error)"
             warn("clinical record file unreadable: \(error)")

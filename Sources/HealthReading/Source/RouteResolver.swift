@@ -11,6 +11,9 @@ public struct RouteResolver {
     public let container: ExportContainer
     /// Counted warnings, merged into the run's summary.
     public private(set) var warnings: [String: Int] = [:]
+    /// Route points a workout keeps in memory, all its routes together; past it, a route's points go to a
+    /// temporary file (`RoutePointBuffer`).
+    public var spillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     public init(container: ExportContainer) { self.container = container }
 
@@ -25,7 +28,8 @@ public struct RouteResolver {
                     warnings["route file referenced but missing (the exporter writes none for an empty route)", default: 0] += 1
                     continue
                 }
-                let result = try GPXReader.readResult(stream)
+                let threshold = spillThreshold - workout.residentRoutePoints
+                let result = try GPXReader.readRoute(stream, spillThreshold: threshold)
                 workout.routes[index].points = result.points
                 if result.skippedPoints > 0 {
                     warnings["route points without a valid latitude/longitude (skipped)", default: 0] += result.skippedPoints

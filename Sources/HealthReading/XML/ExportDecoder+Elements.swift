@@ -39,6 +39,8 @@ extension ExportDecoder {
     }
 
     func addWorkoutEvent(_ attributes: XMLAttributes) {
+        guard admits(workout?.events.count, .workoutEvent, in: .workout, limit: Self.maximumChildrenPerElement)
+        else { return }
         var event = WorkoutEvent(type: string(attributes, .type) ?? "")
         event.date = timestamp(attributes, .date)
         event.duration = double(attributes, .duration)
@@ -48,6 +50,8 @@ extension ExportDecoder {
     }
 
     func startWorkoutActivity(_ attributes: XMLAttributes) {
+        guard admits(workout?.activities.count, .workoutActivity, in: .workout, limit: Self.maximumChildrenPerElement)
+        else { return }
         var activity = WorkoutActivity()
         activity.uuid = string(attributes, .uuid)
         activity.startDate = timestamp(attributes, .startDate)
@@ -63,6 +67,8 @@ extension ExportDecoder {
     }
 
     func addWorkoutStatistic(_ attributes: XMLAttributes) {
+        guard admits(workout?.statistics.count, .workoutStatistics, in: .workout, limit: Self.maximumChildrenPerElement)
+        else { return }
         var statistic = WorkoutStatistic(type: "")
         for index in 0..<attributes.count {
             let bytes = attributes.value(index)
@@ -85,12 +91,27 @@ extension ExportDecoder {
     }
 
     func startRoute(_ attributes: XMLAttributes) {
+        guard admits(workout?.routes.count, .workoutRoute, in: .workout, limit: Self.maximumChildrenPerElement)
+        else { return }
         let common = commonAttributes(attributes)
         var item = WorkoutRoute(source: common.source)
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate
+        // One budget of points in memory for all the routes of a workout, which are held until it ends.
+        item.points.spillThreshold = routeSpillThreshold - (workout?.residentRoutePoints ?? 0)
         route = item
+    }
+
+    func endRoute() {
+        guard var route = route.take() else { return }
+        do {
+            try route.points.finishAppending()
+        } catch {
+            parser?.stop(with: error as? ImportError ?? ImportError(.internal, "\(error)"))
+            return
+        }
+        workout?.routes.append(route)
     }
 
     /// iOS 12 wrote route locations inline.

@@ -50,6 +50,11 @@ final class ExportDecoder: SAXHandler {
     var vision: VisionPrescription?
     var stateOfMind: StateOfMindEntry?
     var stateOfMindMetadata: [MetadataEntry] = []
+    /// Elements nested in the open top-level element so far (`maximumNestedPerElement`).
+    var nestedInElement = 0
+    /// Points a route keeps in memory before it moves to a temporary file (`RoutePointBuffer`), for all the
+    /// routes of one workout together.
+    var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
 
@@ -76,7 +81,11 @@ final class ExportDecoder: SAXHandler {
 
     func appendToRoute(_ point: RoutePoint) -> Bool {
         guard route != nil else { return false }
-        route?.points.append(point)
+        do {
+            try route?.points.append(point)
+        } catch {
+            parser?.stop(with: error as? ImportError ?? ImportError(.internal, "\(error)"))
+        }
         return true
     }
 
@@ -104,6 +113,7 @@ final class ExportDecoder: SAXHandler {
                     hint: "real exports nest at most a few levels"))
             return
         }
+        guard admitsNested(element, depth: stack.count) else { return }
         switch element {
         case .record: startRecord(attributes)
         case .metadataEntry: addMetadata(attributes)
@@ -127,12 +137,20 @@ final class ExportDecoder: SAXHandler {
         case .activitySummary: addActivitySummary(attributes)
         case .clinicalRecord: addClinicalRecord(attributes)
         case .audiogram: startAudiogram(attributes)
-        case .sensitivityPoint: audiogram?.points.append(allAttributes(attributes))
+        case .sensitivityPoint:
+            guard admits(audiogram?.points.count, element, in: .audiogram, limit: Self.maximumChildrenPerElement)
+            else { return }
+            audiogram?.points.append(allAttributes(attributes))
         case .visionPrescription:
             vision = VisionPrescription(attributes: allAttributes(attributes), line: line)
         case .rightEye, .leftEye:
+            guard admits(vision?.eyes.count, element, in: .visionPrescription, limit: Self.maximumChildrenPerElement)
+            else { return }
             vision?.eyes.append((element.rawValue, allAttributes(attributes)))
         case .attachment:
+            guard
+                admits(vision?.attachments.count, element, in: .visionPrescription, limit: Self.maximumChildrenPerElement)
+            else { return }
             vision?.attachments.append(allAttributes(attributes).first { $0.name == "identifier" }?.value ?? "")
         case .stateOfMind: startStateOfMind(attributes)
         case .unknown:
@@ -150,8 +168,7 @@ final class ExportDecoder: SAXHandler {
             correlation = nil
         case .workoutActivity: activityIndex = nil
         case .workoutRoute:
-            if let route { workout?.routes.append(route) }
-            route = nil
+            endRoute()
         case .workout:
             if let workout { pending.append(.workout(workout)) }
             workout = nil
@@ -162,8 +179,15 @@ final class ExportDecoder: SAXHandler {
             if let vision { pending.append(.visionPrescription(vision)) }
             vision = nil
         case .stateOfMind:
-            if let stateOfMind { pending.append(.stateOfMind(stateOfMind)) }
+            if var stateOfMind {
+                // Made once here: made at every entry, the JSON of n entries was written n times over (n² bytes).
+                if !stateOfMindMetadata.isEmpty {
+                    stateOfMind.metadataJSON = JSONText.json(stateOfMindMetadata.map { ($0.key, $0.value) })
+                }
+                pending.append(.stateOfMind(stateOfMind))
+            }
             stateOfMind = nil
+            stateOfMindMetadata = []
         default: break
         }
     }
@@ -210,6 +234,8 @@ final class ExportDecoder: SAXHandler {
         guard var record = sample.take() else { return }
         if !record.beats.isEmpty { BeatTimes.anchor(&record.beats, to: record.startDate) }
         if correlation != nil {
+            guard admits(correlation?.children.count, .record, in: .correlation, limit: Self.maximumChildrenPerElement)
+            else { return }
             correlation?.children.append(consume record)
         } else {
             pending.append(.sample(consume record))
@@ -233,6 +259,8 @@ final class ExportDecoder: SAXHandler {
         let entry = MetadataEntry(key: key, value: value ?? "")
         // The innermost open element that carries metadata owns the entry.
         let owner = stack.count >= 2 ? stack[stack.count - 2] : .unknown
+        guard admits(metadataCount(of: owner), .metadataEntry, in: owner, limit: Self.maximumMetadataPerElement)
+        else { return }
         switch owner {
         case .record: sample?.metadata.append(entry)
         case .correlation: correlation?.metadata.append(entry)
@@ -244,12 +272,24 @@ final class ExportDecoder: SAXHandler {
         case .workoutRoute: route?.metadata.append(entry)
         case .audiogram: audiogram?.metadata.append(entry)
         case .visionPrescription: vision?.metadata.append(entry)
-        case .stateOfMind:
-            var object = stateOfMindMetadata
-            object.append(entry)
-            stateOfMindMetadata = object
-            stateOfMind?.metadataJSON = JSONText.json(object.map { ($0.key, $0.value) })
+        case .stateOfMind: if stateOfMind != nil { stateOfMindMetadata.append(entry) }
         default: warn("MetadataEntry inside <\(owner.rawValue)> (ignored)")
+        }
+    }
+
+    /// The metadata entries `owner` (the open element of that kind) holds so far.
+    private func metadataCount(of owner: ExportElement) -> Int? {
+        switch owner {
+        case .record: sample?.metadata.count
+        case .correlation: correlation?.metadata.count
+        case .workout: workout?.metadata.count
+        case .workoutEvent: workout?.events.last?.metadata.count
+        case .workoutActivity: activityIndex.flatMap { workout?.activities[$0].metadata.count }
+        case .workoutRoute: route?.metadata.count
+        case .audiogram: audiogram?.metadata.count
+        case .visionPrescription: vision?.metadata.count
+        case .stateOfMind: stateOfMindMetadata.count
+        default: nil
         }
     }
 
@@ -258,6 +298,7 @@ final class ExportDecoder: SAXHandler {
             warn("InstantaneousBeatsPerMinute outside a Record (ignored)")
             return
         }
+        guard admits(sample?.beats.count, .beat, in: .record, limit: Self.maximumBeatsPerRecord) else { return }
         var beat = HeartbeatReading(bpm: nil, secondOfDay: nil, seconds: nil, rawTime: "")
         for index in 0..<attributes.count {
             switch attributeNameLookup(attributes, index) {
