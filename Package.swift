@@ -26,7 +26,8 @@ let package = Package(
         .library(
             name: "HealthETL",
             targets: [
-                "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette", "HealthMCP",
+                "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
+                "HealthMCP",
                 "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
                 "HealthModel",
             ]),
@@ -68,7 +69,8 @@ let package = Package(
             name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
         // The PostgreSQL back end: a working copy checked out, imported into, published back (libpq).
-        .target(name: "HealthPostgres",
+        .target(
+            name: "HealthPostgres",
             dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "CPostgres"],
             swiftSettings: release),
         // Datasette's metadata and canned queries from the schema.
@@ -81,13 +83,15 @@ let package = Package(
             swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
-            name: "HealthPipelines", dependencies: [
+            name: "HealthPipelines",
+            dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
-            name: "HealthETL", dependencies: [
+            name: "HealthETL",
+            dependencies: [
                 "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
                 "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
             ], swiftSettings: release),

@@ -1,4 +1,3 @@
-
 import Foundation
 import Glibc
 import HealthModel
@@ -16,13 +15,17 @@ public enum HealthReport {
     }
 
     /// The tables the report reads; a database without one of them is not one it can draw.
-    package static let tables = ["rollups", "settings", "activity_summaries", "workouts", "workout_statistics",
-                         "workout_duplicates", "workout_routes", "route_points", "sources", "import_runs", "import_warnings"]
+    package static let tables = [
+        "rollups", "settings", "activity_summaries", "workouts", "workout_statistics",
+        "workout_duplicates", "workout_routes", "route_points", "sources", "import_runs", "import_warnings",
+    ]
 
     /// Reads the database (one read transaction: a consistent picture even while an import commits) and
     /// writes the page to `path`, owner-only, under a temporary name renamed when complete.
-    public static func write(databasePath: String, to path: String, options: ReportOptions = ReportOptions(),
-                             now: Date = Date()) throws -> Result {
+    public static func write(
+        databasePath: String, to path: String, options: ReportOptions = ReportOptions(),
+        now: Date = Date()
+    ) throws -> Result {
         do {
             try options.validate()
         } catch {
@@ -32,7 +35,8 @@ public enum HealthReport {
         let html = ReportRenderer.html(model)
         try writeFile(html, to: path)
         return Result(
-            path: path, bytes: html.utf8.count, sections: model.sections.map(\.section), firstDay: model.header.firstDay,
+            path: path, bytes: html.utf8.count, sections: model.sections.map(\.section),
+            firstDay: model.header.firstDay,
             lastDay: model.header.lastDay, resolution: model.axis.resolution)
     }
 
@@ -45,7 +49,9 @@ public enum HealthReport {
             if let wanted = options.timeZone, let zone, wanted.identifier != zone {
                 throw ImportError(
                     .usage, "the database's days are in \(zone), not \(wanted.identifier)", file: databasePath,
-                    hint: "leave out --timezone, or run: healthetl set-timezone \(wanted.identifier) --db \(databasePath)")
+                    hint:
+                        "leave out --timezone, or run: healthetl set-timezone \(wanted.identifier) --db \(databasePath)"
+                )
             }
             var reader = ReportReader(
                 connection: connection, options: options, databaseName: (databasePath as NSString).lastPathComponent)

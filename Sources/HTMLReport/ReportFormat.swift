@@ -29,7 +29,8 @@ enum ReportFormat {
 
     /// An axis tick with as many decimals as the step between ticks needs (0, 2,500, 5,000; 2.5, 5.0; 0.25, 0.50).
     static func tick(_ value: Double, step: Double) -> String {
-        let decimals = (0...4).first { abs((step * pow(10, Double($0))).rounded() - step * pow(10, Double($0))) < 1e-6 } ?? 4
+        let decimals =
+            (0...4).first { abs((step * pow(10, Double($0))).rounded() - step * pow(10, Double($0))) < 1e-6 } ?? 4
         return decimals == 0 ? grouped(Int(value.rounded())) : String(format: "%.\(decimals)f", value)
     }
 
@@ -61,6 +62,7 @@ enum ReportFormat {
     static func pace(metresPerSecond speed: Double) -> String {
         let secondsPerKilometre = Int((1000 / speed).rounded())
         let seconds = secondsPerKilometre % 60
-        return "\(secondsPerKilometre / 60):\(seconds < 10 ? "0" : "")\(seconds) /km (\(String(format: "%.1f", speed * 3.6)) km/h)"
+        return
+            "\(secondsPerKilometre / 60):\(seconds < 10 ? "0" : "")\(seconds) /km (\(String(format: "%.1f", speed * 3.6)) km/h)"
     }
 }

@@ -31,7 +31,9 @@ public struct ReportOptions: Sendable, Equatable {
         if let from, let to, from >= to {
             throw OptionValueError(message: "'--to \(to)' must be after '--from \(from)' (--to is exclusive)")
         }
-        if let lastDays, lastDays < 1 { throw OptionValueError(message: "The value '\(lastDays)' is invalid for '--days <n>'") }
+        if let lastDays, lastDays < 1 {
+            throw OptionValueError(message: "The value '\(lastDays)' is invalid for '--days <n>'")
+        }
         if sections.isEmpty { throw OptionValueError(message: "'--sections' names no section") }
     }
 

@@ -10,17 +10,26 @@ extension ReportReader {
         let per = axis.resolution.perText
         if let (steps, unit) = try rollupSeries(type: Self.quantity + "StepCount", statistic: "sum", name: "Steps") {
             var series = [steps]
-            var note = "Total \(per), one source per stretch of time (Watch, then iPhone, then apps: no double counting)."
+            var note =
+                "Total \(per), one source per stretch of time (Watch, then iPhone, then apps: no double counting)."
             if axis.resolution == .day {
-                series.append(ReportSeries(key: "StepCount_7day_avg", name: "7-day average", points: Self.trailingMean(steps.points, days: 7)))
+                series.append(
+                    ReportSeries(
+                        key: "StepCount_7day_avg", name: "7-day average",
+                        points: Self.trailingMean(steps.points, days: 7)))
                 note += " Line: mean of the days with data among the last 7."
             }
-            content.charts.append(ReportChart(id: "steps", title: "Steps", unit: unit, note: note, style: .bars, series: series))
+            content.charts.append(
+                ReportChart(id: "steps", title: "Steps", unit: unit, note: note, style: .bars, series: series))
         }
         content.charts += try rings(first: first, last: last)
-        if let (flights, unit) = try rollupSeries(type: Self.quantity + "FlightsClimbed", statistic: "sum", name: "Flights") {
+        if let (flights, unit) = try rollupSeries(
+            type: Self.quantity + "FlightsClimbed", statistic: "sum", name: "Flights")
+        {
             content.charts.append(
-                ReportChart(id: "flights", title: "Flights climbed", unit: unit, note: "Total \(per).", style: .bars, series: [flights]))
+                ReportChart(
+                    id: "flights", title: "Flights climbed", unit: unit, note: "Total \(per).", style: .bars,
+                    series: [flights]))
         }
         return content
     }
@@ -51,8 +60,10 @@ extension ReportReader {
                     id: "active-energy", title: "Active energy", unit: energyUnit,
                     note: "Move ring (Activity summaries); line: the goal.\(resolutionNote)", style: .bars,
                     series: [
-                        ReportSeries(key: "activity_summaries.active_energy_burned", name: "Active energy", points: columns[0]),
-                        ReportSeries(key: "activity_summaries.active_energy_burned_goal", name: "Goal", points: columns[1]),
+                        ReportSeries(
+                            key: "activity_summaries.active_energy_burned", name: "Active energy", points: columns[0]),
+                        ReportSeries(
+                            key: "activity_summaries.active_energy_burned_goal", name: "Goal", points: columns[1]),
                     ]))
         }
         if !columns[2].isEmpty {
@@ -61,8 +72,10 @@ extension ReportReader {
                     id: "exercise", title: "Exercise", unit: "min",
                     note: "Exercise ring (Activity summaries); line: the goal.\(resolutionNote)", style: .bars,
                     series: [
-                        ReportSeries(key: "activity_summaries.apple_exercise_time", name: "Exercise", points: columns[2]),
-                        ReportSeries(key: "activity_summaries.apple_exercise_time_goal", name: "Goal", points: columns[3]),
+                        ReportSeries(
+                            key: "activity_summaries.apple_exercise_time", name: "Exercise", points: columns[2]),
+                        ReportSeries(
+                            key: "activity_summaries.apple_exercise_time_goal", name: "Goal", points: columns[3]),
                     ]))
         }
         return charts
@@ -74,7 +87,8 @@ extension ReportReader {
         // Deepest at the bottom; colours from dark (deep) to light, awake in orange, in bed grey.
         let stages = [
             ("AsleepDeep_hours", "Deep", 1), ("AsleepCore_hours", "Core", 0), ("AsleepREM_hours", "REM", 2),
-            ("AsleepUnspecified_hours", "Asleep", 3), ("Asleep_hours", "Asleep (before iOS 16)", 3), ("Awake_hours", "Awake", 5),
+            ("AsleepUnspecified_hours", "Asleep", 3), ("Asleep_hours", "Asleep (before iOS 16)", 3),
+            ("Awake_hours", "Awake", 5),
         ]
         var series: [ReportSeries] = []
         for (statistic, name, colour) in stages {
@@ -122,14 +136,17 @@ extension ReportReader {
     private func trends(_ section: ReportSection, _ types: [(String, String, String)]) throws -> ReportSectionContent {
         var content = ReportSectionContent(section: section)
         for (type, id, title) in types {
-            guard let (series, unit) = try rollupSeries(type: Self.quantity + type, statistic: "avg", name: title) else {
+            guard let (series, unit) = try rollupSeries(type: Self.quantity + type, statistic: "avg", name: title)
+            else {
                 continue
             }
             var note = "Mean of the readings \(axis.resolution.perText), every source counting."
             // The database keeps percentages as fractions (docs/schema.md); say so rather than scale them.
             if unit == "%" { note += " As stored: a 0–1 fraction, 0.20 = 20 %." }
             content.charts.append(
-                ReportChart(id: id, title: title, unit: unit == "%" ? "fraction" : unit, note: note, style: .lines, series: [series]))
+                ReportChart(
+                    id: id, title: title, unit: unit == "%" ? "fraction" : unit, note: note, style: .lines,
+                    series: [series]))
         }
         return content
     }

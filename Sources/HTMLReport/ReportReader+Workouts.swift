@@ -31,8 +31,10 @@ extension ReportReader {
 
     func workouts(first: String, last: String) throws -> ReportSectionContent {
         var content = ReportSectionContent(section: .workouts)
-        let rows = try connection.query(Self.workoutQuery, [.text(first), .text(last)]).compactMap { row -> WorkoutRow? in
-            guard let id = row[0].integer, let day = row[2].text, let minutes = Self.minutes(row[3].number, unit: row[4].text)
+        let rows = try connection.query(Self.workoutQuery, [.text(first), .text(last)]).compactMap {
+            row -> WorkoutRow? in
+            guard let id = row[0].integer, let day = row[2].text,
+                let minutes = Self.minutes(row[3].number, unit: row[4].text)
             else { return nil }
             let distance = row[5].number ?? row[6].number
             return WorkoutRow(
@@ -60,7 +62,8 @@ extension ReportReader {
         }
         return ReportChart(
             id: "workout-minutes", title: "Workout time by activity", unit: "min",
-            note: "Minutes \(axis.resolution.perText) (workouts.duration, pauses excluded), by the day each workout started.",
+            note:
+                "Minutes \(axis.resolution.perText) (workouts.duration, pauses excluded), by the day each workout started.",
             style: .stacked, series: series)
     }
 
@@ -79,13 +82,17 @@ extension ReportReader {
             let total = totals[row.activity] ?? (0, 0, 0)
             totals[row.activity] = (total.count + 1, total.minutes + row.minutes, total.distance + (row.distance ?? 0))
         }
-        let ordered = totals.sorted { $0.value.minutes != $1.value.minutes ? $0.value.minutes > $1.value.minutes : $0.key < $1.key }
+        let ordered = totals.sorted {
+            $0.value.minutes != $1.value.minutes ? $0.value.minutes > $1.value.minutes : $0.key < $1.key
+        }
         return ReportTable(
             id: "workout-totals", caption: "Workouts of the period by activity",
             header: ["activity", "workouts", "time", "distance"],
             rows: ordered.map { activity, total in
-                [activity, String(total.count), ReportFormat.duration(minutes: total.minutes),
-                 total.distance > 0 ? ReportFormat.kilometres(total.distance) : "–"]
+                [
+                    activity, String(total.count), ReportFormat.duration(minutes: total.minutes),
+                    total.distance > 0 ? ReportFormat.kilometres(total.distance) : "–",
+                ]
             })
     }
 
@@ -107,9 +114,10 @@ extension ReportReader {
                 let long = longest[activity]!
                 var longText = "\(ReportFormat.duration(minutes: long.minutes)) on \(long.day)"
                 if let distance = long.distance { longText += ", \(ReportFormat.kilometres(distance))" }
-                let fast = fastest[activity].map {
-                    "\(ReportFormat.pace(metresPerSecond: $0.speed)) over \(ReportFormat.kilometres($0.row.distance ?? 0)) on \($0.row.day)"
-                } ?? "–"
+                let fast =
+                    fastest[activity].map {
+                        "\(ReportFormat.pace(metresPerSecond: $0.speed)) over \(ReportFormat.kilometres($0.row.distance ?? 0)) on \($0.row.day)"
+                    } ?? "–"
                 return [activity, longText, fast]
             })
     }
@@ -125,10 +133,13 @@ extension ReportReader {
               AND w.id NOT IN (SELECT workout_id FROM workout_duplicates)
             ORDER BY w.start_date DESC, r.id LIMIT ?3
             """, [.text(first), .text(last), .integer(Int64(options.routeLimit))])
-        let points = try connection.prepare("SELECT latitude, longitude FROM route_points WHERE route_id = ?1 ORDER BY seq")
+        let points = try connection.prepare(
+            "SELECT latitude, longitude FROM route_points WHERE route_id = ?1 ORDER BY seq")
         var result: [ReportRoute] = []
         for route in routes {
-            guard let routeID = route[0].integer, let workoutID = route[1].integer, let count = route[2].integer else { continue }
+            guard let routeID = route[0].integer, let workoutID = route[1].integer, let count = route[2].integer else {
+                continue
+            }
             let step = max(1, Int((count + Int64(options.pointsPerRoute) - 1) / Int64(options.pointsPerRoute)))
             var kept: [(latitude: Double, longitude: Double)] = []
             var lastPoint: (latitude: Double, longitude: Double)?
@@ -143,7 +154,8 @@ extension ReportReader {
             if let lastPoint, (index - 1) % step != 0 { kept.append(lastPoint) }
             guard kept.count > 1 else { continue }
             let title = "\(Self.activityName(route[3].text ?? "")), \(route[4].text ?? "")"
-            result.append(ReportRoute(workoutID: workoutID, title: title, points: Self.project(kept), storedPoints: index))
+            result.append(
+                ReportRoute(workoutID: workoutID, title: title, points: Self.project(kept), storedPoints: index))
         }
         return result
     }
@@ -173,7 +185,8 @@ extension ReportReader {
 
     /// `HKWorkoutActivityTypeTraditionalStrengthTraining` → `Traditional Strength Training`.
     static func activityName(_ type: String) -> String {
-        let bare = type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
+        let bare =
+            type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
         var words = ""
         for character in bare {
             if character.isUppercase, let previous = words.last, previous.isLowercase { words.append(" ") }

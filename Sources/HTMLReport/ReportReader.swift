@@ -21,7 +21,8 @@ struct ReportReader {
     mutating func read(now: Date = Date()) throws -> ReportModel {
         let zone = try connection.scalar("SELECT value FROM settings WHERE key = 'time_zone'").text ?? "UTC"
         var header = ReportHeader(
-            databaseName: databaseName, timeZone: zone, generatedAt: TimestampFormatting.utcString(Int64(now.timeIntervalSince1970)))
+            databaseName: databaseName, timeZone: zone,
+            generatedAt: TimestampFormatting.utcString(Int64(now.timeIntervalSince1970)))
         header.requestedFrom = options.from
         header.requestedTo = options.to
         header.lastImport = try lastImport()
@@ -83,7 +84,9 @@ struct ReportReader {
             ORDER BY label
             """, [.text(type), .text(axis.resolution.rawValue), .text(statistic), .text(first), .text(last)])
         guard let firstRow = rows.first else { return nil }
-        let points = rows.compactMap { row in row[0].text.flatMap { label in row[1].number.map { ReportPoint(label, $0) } } }
+        let points = rows.compactMap { row in
+            row[0].text.flatMap { label in row[1].number.map { ReportPoint(label, $0) } }
+        }
         let key = firstRow[3].text ?? "\(type)_\(statistic)"
         return (ReportSeries(key: key, name: name, points: points), firstRow[2].text ?? "")
     }
@@ -97,9 +100,10 @@ struct ReportReader {
         guard let run = runs.first, let id = run[0].integer else { return nil }
         var result = ReportImport(finishedAt: run[1].text, exportDate: run[2].text, outcome: run[3].text ?? "")
         // An unchanged run read nothing; the warnings are those of the run that last read the export.
-        let reading = try connection.scalar(
-            "SELECT max(id) FROM import_runs WHERE outcome = 'ok' AND id <= ?1", [.integer(id)]
-        ).integer ?? id
+        let reading =
+            try connection.scalar(
+                "SELECT max(id) FROM import_runs WHERE outcome = 'ok' AND id <= ?1", [.integer(id)]
+            ).integer ?? id
         result.warnings = try connection.query(
             "SELECT message, count FROM import_warnings WHERE run_id = ?1 ORDER BY count DESC, message",
             [.integer(reading)]

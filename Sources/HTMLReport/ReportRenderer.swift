@@ -42,25 +42,31 @@ enum ReportRenderer {
         guard let first = header.firstDay, let last = header.lastDay else {
             let asked = [header.requestedFrom.map { "from \($0)" }, header.requestedTo.map { "before \($0)" }]
                 .compactMap { $0 }.joined(separator: " ")
-            out += "<p class=\"empty\" data-empty=\"true\">No data \(asked.isEmpty ? "in this database" : ReportFormat.escape(asked)): "
+            out +=
+                "<p class=\"empty\" data-empty=\"true\">No data \(asked.isEmpty ? "in this database" : ReportFormat.escape(asked)): "
                 + "the database has no daily statistics\(asked.isEmpty ? "" : " in that range"). Import an export, or choose "
                 + "another range.</p>\n"
             return out + lastImport(header) + "</header>\n"
         }
         let days = (PipelineDate.dayNumber(last) ?? 0) - (PipelineDate.dayNumber(first) ?? 0) + 1
-        out += "<p class=\"period\" data-first-day=\"\(ReportFormat.escape(first))\" data-last-day=\"\(ReportFormat.escape(last))\">"
+        out +=
+            "<p class=\"period\" data-first-day=\"\(ReportFormat.escape(first))\" data-last-day=\"\(ReportFormat.escape(last))\">"
             + "\(ReportFormat.escape(first)) to \(ReportFormat.escape(last)): \(ReportFormat.grouped(days)) days, "
             + "charts \(model.axis.resolution.perText); days in \(ReportFormat.escape(header.timeZone)).</p>\n"
         if !model.sections.isEmpty {
-            out += "<nav>" + model.sections.map {
-                "<a href=\"#\($0.section.rawValue)\">\($0.section.title)</a>"
-            }.joined(separator: " · ") + "</nav>\n"
+            out +=
+                "<nav>"
+                + model.sections.map {
+                    "<a href=\"#\($0.section.rawValue)\">\($0.section.title)</a>"
+                }.joined(separator: " · ") + "</nav>\n"
         }
         if !header.sources.isEmpty {
-            out += "<details class=\"sources\"><summary>Sources that contributed: \(header.sources.count)</summary>\n"
+            out +=
+                "<details class=\"sources\"><summary>Sources that contributed: \(header.sources.count)</summary>\n"
                 + "<table><thead><tr><th>source</th><th>kind</th><th>days</th></tr></thead><tbody>\n"
             for source in header.sources {
-                out += "<tr data-source=\"\(ReportFormat.escape(source.name))\"><td>\(ReportFormat.escape(source.name))</td>"
+                out +=
+                    "<tr data-source=\"\(ReportFormat.escape(source.name))\"><td>\(ReportFormat.escape(source.name))</td>"
                     + "<td>\(source.kind.rawValue)</td><td class=\"number\">\(ReportFormat.grouped(source.days))</td></tr>\n"
             }
             out += "</tbody></table></details>\n"
@@ -73,7 +79,8 @@ enum ReportRenderer {
         var out = "<p class=\"import\">Last import \(ReportFormat.escape(run.finishedAt ?? "?"))"
         if let exportDate = run.exportDate { out += ", of the export made \(ReportFormat.escape(exportDate))" }
         guard !run.warnings.isEmpty else { return out + "; nothing flagged.</p>\n" }
-        out += ".</p>\n<details class=\"warnings\"><summary>What the import flagged: \(run.warnings.count) kinds</summary><ul>\n"
+        out +=
+            ".</p>\n<details class=\"warnings\"><summary>What the import flagged: \(run.warnings.count) kinds</summary><ul>\n"
         for warning in run.warnings {
             out += "<li>\(ReportFormat.escape(warning.message)): \(ReportFormat.grouped(warning.count))</li>\n"
         }
@@ -84,7 +91,8 @@ enum ReportRenderer {
         let name = content.section.rawValue
         var out = "<section id=\"\(name)\" data-section=\"\(name)\">\n<h2>\(content.section.title)</h2>\n"
         for chart in content.charts where !chart.isEmpty {
-            out += "<figure id=\"chart-\(ReportFormat.escape(chart.id))\">\n<figcaption><strong>"
+            out +=
+                "<figure id=\"chart-\(ReportFormat.escape(chart.id))\">\n<figcaption><strong>"
                 + "\(ReportFormat.escape(chart.title))</strong> (\(ReportFormat.escape(chart.unit)))</figcaption>\n"
             out += SVGChart(chart: chart, axis: axis).svg()
             out += legend(chart) + "<p class=\"note\">\(ReportFormat.escape(chart.note))</p>\n</figure>\n"
@@ -97,15 +105,17 @@ enum ReportRenderer {
     private static func legend(_ chart: ReportChart) -> String {
         guard chart.series.count > 1 else { return "" }
         let lineFrom = chart.style == .bars ? 1 : chart.style == .lines ? 0 : Int.max
-        return "<p class=\"legend\">" + chart.series.enumerated().map { offset, series in
-            let colour = (series.colour ?? offset) % 8
-            let kind = offset >= lineFrom ? "key line-key l\(colour)" : "key s\(colour)"
-            return "<span><i class=\"\(kind)\"></i>\(ReportFormat.escape(series.name))</span>"
-        }.joined(separator: " ") + "</p>\n"
+        return "<p class=\"legend\">"
+            + chart.series.enumerated().map { offset, series in
+                let colour = (series.colour ?? offset) % 8
+                let kind = offset >= lineFrom ? "key line-key l\(colour)" : "key s\(colour)"
+                return "<span><i class=\"\(kind)\"></i>\(ReportFormat.escape(series.name))</span>"
+            }.joined(separator: " ") + "</p>\n"
     }
 
     private static func table(_ table: ReportTable) -> String {
-        var out = "<table id=\"\(ReportFormat.escape(table.id))\"><caption>\(ReportFormat.escape(table.caption))</caption>\n<thead><tr>"
+        var out =
+            "<table id=\"\(ReportFormat.escape(table.id))\"><caption>\(ReportFormat.escape(table.caption))</caption>\n<thead><tr>"
         out += table.header.map { "<th>\(ReportFormat.escape($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for row in table.rows {
             out += "<tr>" + row.map { "<td>\(ReportFormat.escape($0))</td>" }.joined() + "</tr>\n"
@@ -117,8 +127,10 @@ enum ReportRenderer {
     private static func routes(_ routes: [ReportRoute]) -> String {
         var out = "<h3>Latest routes</h3>\n<div class=\"routes\">\n"
         for route in routes {
-            let points = route.points.map { "\(SVGChart.f($0.x * 100)),\(SVGChart.f($0.y * 100))" }.joined(separator: " ")
-            out += "<figure class=\"route\" data-workout=\"\(route.workoutID)\" data-points=\"\(route.storedPoints)\">"
+            let points = route.points.map { "\(SVGChart.f($0.x * 100)),\(SVGChart.f($0.y * 100))" }.joined(
+                separator: " ")
+            out +=
+                "<figure class=\"route\" data-workout=\"\(route.workoutID)\" data-points=\"\(route.storedPoints)\">"
                 + "<svg viewBox=\"-4 -4 108 108\" role=\"img\" aria-label=\"Route of \(ReportFormat.escape(route.title))\">"
                 + "<title>Route of \(ReportFormat.escape(route.title)) (\(route.storedPoints) points)</title>"
                 + "<polyline points=\"\(points)\"/></svg><figcaption>\(ReportFormat.escape(route.title))</figcaption></figure>\n"

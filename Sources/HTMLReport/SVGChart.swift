@@ -29,7 +29,9 @@ struct SVGChart {
         out += xLabels()
         switch chart.style {
         case .bars:
-            if let first = chart.series.first { out += bars(first, colour: first.colour ?? 0, index: index, scale: scale) }
+            if let first = chart.series.first {
+                out += bars(first, colour: first.colour ?? 0, index: index, scale: scale)
+            }
             for (offset, series) in chart.series.dropFirst().enumerated() {
                 out += line(series, colour: series.colour ?? offset + 1, index: index, scale: scale, dots: true)
             }
@@ -63,7 +65,9 @@ struct SVGChart {
         switch chart.style {
         case .stacked:
             var totals: [String: Double] = [:]
-            for series in chart.series { for point in series.points { totals[point.label, default: 0] += max(point.value, 0) } }
+            for series in chart.series {
+                for point in series.points { totals[point.label, default: 0] += max(point.value, 0) }
+            }
             values = Array(totals.values)
         default:
             values = chart.series.flatMap { $0.points.map(\.value) }.filter(\.isFinite)
@@ -94,8 +98,10 @@ struct SVGChart {
         var tick = scale.low
         while tick <= scale.high + scale.step / 2 {
             let at = Self.f(y(tick, scale))
-            out += "<line class=\"grid\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.width - Self.right))\" y1=\"\(at)\" y2=\"\(at)\"/>"
-            out += "<text class=\"tick\" x=\"\(Int(Self.left - 6))\" y=\"\(at)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            out +=
+                "<line class=\"grid\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.width - Self.right))\" y1=\"\(at)\" y2=\"\(at)\"/>"
+            out +=
+                "<text class=\"tick\" x=\"\(Int(Self.left - 6))\" y=\"\(at)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
                 + "\(ReportFormat.tick(tick, step: scale.step))</text>\n"
             tick += scale.step
         }
@@ -109,7 +115,8 @@ struct SVGChart {
         var out = ""
         for index in stride(from: 0, to: count, by: every) {
             let x = Self.f(Self.left + slot * (Double(index) + 0.5))
-            out += "<text class=\"tick\" x=\"\(x)\" y=\"\(Int(Self.height - 12))\" text-anchor=\"middle\">"
+            out +=
+                "<text class=\"tick\" x=\"\(x)\" y=\"\(Int(Self.height - 12))\" text-anchor=\"middle\">"
                 + "\(ReportFormat.escape(axis.labels[index]))</text>"
         }
         return out + "\n"
@@ -128,7 +135,8 @@ struct SVGChart {
             guard let position = index[point.label], point.value.isFinite else { continue }
             let top = y(max(point.value, scale.low), scale)
             let base = y(max(scale.low, 0), scale)
-            out += "<rect class=\"s\(colour % 8)\" x=\"\(Self.f(Self.left + slot * (Double(position) + 0.1)))\" "
+            out +=
+                "<rect class=\"s\(colour % 8)\" x=\"\(Self.f(Self.left + slot * (Double(position) + 0.1)))\" "
                 + "y=\"\(Self.f(min(top, base)))\" width=\"\(width)\" height=\"\(Self.f(abs(base - top)))\" "
                 + element(series, point) + "</rect>\n"
         }
@@ -146,7 +154,8 @@ struct SVGChart {
                 let below = heights[point.label] ?? 0
                 heights[point.label] = below + point.value
                 let top = y(below + point.value, scale)
-                out += "<rect class=\"s\(colour % 8)\" x=\"\(Self.f(Self.left + slot * (Double(position) + 0.1)))\" "
+                out +=
+                    "<rect class=\"s\(colour % 8)\" x=\"\(Self.f(Self.left + slot * (Double(position) + 0.1)))\" "
                     + "y=\"\(Self.f(top))\" width=\"\(width)\" height=\"\(Self.f(y(below, scale) - top))\" "
                     + element(series, point) + "</rect>\n"
             }
@@ -160,12 +169,14 @@ struct SVGChart {
             return (Self.left + slot * (Double(position) + 0.5), y(point.value, scale), point)
         }
         guard !placed.isEmpty else { return "" }
-        var out = "<polyline class=\"line l\(colour % 8)\" points=\""
+        var out =
+            "<polyline class=\"line l\(colour % 8)\" points=\""
             + placed.map { "\(Self.f($0.0)),\(Self.f($0.1))" }.joined(separator: " ") + "\"/>\n"
         if dots {
             let radius = placed.count > 120 ? "1.2" : "2.5"
             for (x, y, point) in placed {
-                out += "<circle class=\"d\(colour % 8)\" cx=\"\(Self.f(x))\" cy=\"\(Self.f(y))\" r=\"\(radius)\" "
+                out +=
+                    "<circle class=\"d\(colour % 8)\" cx=\"\(Self.f(x))\" cy=\"\(Self.f(y))\" r=\"\(radius)\" "
                     + element(series, point) + "</circle>\n"
             }
         }

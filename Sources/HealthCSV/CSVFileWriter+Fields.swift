@@ -136,7 +136,8 @@ extension CSVFileWriter {
         var index = 0
         while index < bytes.count {
             let count = min(3, bytes.count - index)
-            let group = UInt32(bytes[index]) << 16 | (count > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+            let group =
+                UInt32(bytes[index]) << 16 | (count > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
                 | (count > 2 ? UInt32(bytes[index + 2]) : 0)
             try reserve(4)
             put(Self.base64Alphabet[Int(group >> 18 & 63)])

@@ -68,7 +68,7 @@ package struct CSVTableLayout {
         "metadata": "", "hrv_beats": "", "route_points": "",
         "rollups":
             "t.type, CASE t.period WHEN 'hour' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 WHEN 'month' THEN 3 END, "
-            + "t.period, t.period_start, t.statistic"
+            + "t.period, t.period_start, t.statistic",
     ]
 
     /// An instant is a TEXT column named `…_date` (except `local_date`, a calendar day) or documented as UTC

@@ -96,7 +96,8 @@ public enum DatasetteMetadata {
 
     public static func json(databaseName: String) throws -> Data {
         try JSONSerialization.data(
-            withJSONObject: metadata(databaseName: databaseName), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: metadata(databaseName: databaseName),
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// Checks that `databasePath` is a healthetl database of this version (every canned query is prepared

@@ -74,7 +74,9 @@ extension DatasetteMetadata {
         func list(_ statistics: [String]) -> String { statistics.map { "'\($0)'" }.joined(separator: ", ") }
         let asleep = sleepStages.filter { $0.column != "awake_hours" && $0.column != "in_bed_hours" }
             .flatMap(\.statistics)
-        let stages = sleepStages.map { "sum(CASE WHEN statistic IN (\(list($0.statistics))) THEN value END) AS \($0.column)" }
+        let stages = sleepStages.map {
+            "sum(CASE WHEN statistic IN (\(list($0.statistics))) THEN value END) AS \($0.column)"
+        }
         return """
             SELECT date AS night_ending,
                    sum(CASE WHEN statistic IN (\(list(asleep))) THEN value END) AS asleep_hours,

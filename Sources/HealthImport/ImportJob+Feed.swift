@@ -60,7 +60,9 @@ extension ImportJob {
                 sink.beginFeedFile()
                 summary = try pump(reader, into: sink, summary: summary)
                 warnings.merge(summary.warnings, uniquingKeysWith: +)
-                for (stage, report) in summary.stages { stageReports[stage, default: [:]].merge(report, uniquingKeysWith: +) }
+                for (stage, report) in summary.stages {
+                    stageReports[stage, default: [:]].merge(report, uniquingKeysWith: +)
+                }
                 try sink.endFeedFile(spans: reader.spans)
                 pointsRead.merge(reader.pointsByMetric, uniquingKeysWith: +)
                 bytesRead += summary.xmlBytes

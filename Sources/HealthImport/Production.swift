@@ -11,7 +11,10 @@ final class Production {
     var stateOfMindPath: String?
     private let done = DispatchSemaphore(value: 0)
 
-    init(reader: any ItemSource, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?, summary: ImportSummary) {
+    init(
+        reader: any ItemSource, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?,
+        summary: ImportSummary
+    ) {
         self.reader = reader
         self.stages = stages
         self.progress = progress
@@ -160,7 +163,9 @@ struct ItemCounter: Sendable {
 
     /// Adds the counts so far to `summary.items` and starts again from zero.
     mutating func addCounts(to summary: inout ImportSummary) {
-        for (kind, count) in counts.enumerated() where count > 0 { summary.items[Self.kindNames[kind], default: 0] += count }
+        for (kind, count) in counts.enumerated() where count > 0 {
+            summary.items[Self.kindNames[kind], default: 0] += count
+        }
         counts = [Int](repeating: 0, count: Self.kindNames.count)
     }
 

@@ -59,14 +59,16 @@ package enum JSONRPC {
             }
         }
         guard value["jsonrpc"] == .string("2.0") else {
-            return .invalid(id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\""))
+            return .invalid(
+                id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\""))
         }
         guard let method = value["method"] else {
             if id != nil, value["result"] != nil || value["error"] != nil { return .response }
             return .invalid(id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: no method"))
         }
         guard case .string(let name) = method else {
-            return .invalid(id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: method must be a string"))
+            return .invalid(
+                id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: method must be a string"))
         }
         let params = value["params"]
         if let params {
@@ -74,12 +76,14 @@ package enum JSONRPC {
             case .object, .array: break
             default:
                 return .invalid(
-                    id: usableID ?? .null, error: Error(Error.invalidRequest, "Invalid Request: params must be an object"))
+                    id: usableID ?? .null,
+                    error: Error(Error.invalidRequest, "Invalid Request: params must be an object"))
             }
         }
         guard id != nil else { return .notification(method: name, params: params) }
         guard let usableID else {
-            return .invalid(id: .null, error: Error(Error.invalidRequest, "Invalid Request: id must be a string or an integer"))
+            return .invalid(
+                id: .null, error: Error(Error.invalidRequest, "Invalid Request: id must be a string or an integer"))
         }
         return .request(id: usableID, method: name, params: params)
     }

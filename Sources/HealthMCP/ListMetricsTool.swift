@@ -12,7 +12,8 @@ enum ListMetricsTool {
             (
                 "statistics",
                 SchemaBuilder.array(
-                    SchemaBuilder.object([("name", SchemaBuilder.string()), ("unit", SchemaBuilder.nullable("string"))]))
+                    SchemaBuilder.object([("name", SchemaBuilder.string()), ("unit", SchemaBuilder.nullable("string"))])
+                )
             ),
         ],
         required: ["identifier", "display_name", "short_name", "kind", "statistics"])

@@ -54,7 +54,8 @@ package final class MCPSession {
         case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "tools/call", "prompts/get",
             "resources/read":
             guard negotiatedVersion != nil else {
-                throw JSONRPC.Error(JSONRPC.Error.invalidRequest, "Send initialize first (the server is not initialized)")
+                throw JSONRPC.Error(
+                    JSONRPC.Error.invalidRequest, "Send initialize first (the server is not initialized)")
             }
             return try operate(method, params)
         default:
@@ -161,7 +162,8 @@ package final class MCPSession {
             }
             mimeType = ServerResources.metrics.mimeType
         default:
-            throw JSONRPC.Error(JSONRPC.Error.resourceNotFound, "Resource not found", data: .object([("uri", .string(uri))]))
+            throw JSONRPC.Error(
+                JSONRPC.Error.resourceNotFound, "Resource not found", data: .object([("uri", .string(uri))]))
         }
         return .object([
             ("contents", [.object([("uri", .string(uri)), ("mimeType", .string(mimeType)), ("text", .string(text))])])

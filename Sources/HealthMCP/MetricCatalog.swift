@@ -36,8 +36,10 @@ package struct Metric: Sendable, Equatable {
 
     var json: JSON {
         .object([
-            ("identifier", .string(identifier)), ("display_name", .string(displayName)), ("short_name", .string(shortName)),
-            ("kind", .string(kind)), ("unit", .text(unit)), ("first_day", .text(firstDay)), ("last_day", .text(lastDay)),
+            ("identifier", .string(identifier)), ("display_name", .string(displayName)),
+            ("short_name", .string(shortName)),
+            ("kind", .string(kind)), ("unit", .text(unit)), ("first_day", .text(firstDay)),
+            ("last_day", .text(lastDay)),
             ("sample_count", .integer(sampleCount)),
             ("statistics", .array(statistics.map { .object([("name", .string($0.name)), ("unit", .text($0.unit))]) })),
         ])
@@ -51,7 +53,9 @@ package struct MetricCatalog: Sendable {
     package var metrics: [Metric]
 
     /// The sample tables whose types are metrics (workout activities and workout-only statistics are not).
-    static let tables: Set<String> = ["cumulative_samples", "discrete_samples", "category_samples", "correlations", "state_of_mind"]
+    static let tables: Set<String> = [
+        "cumulative_samples", "discrete_samples", "category_samples", "correlations", "state_of_mind",
+    ]
 
     package static func read(_ connection: SQLiteConnection, periods: Set<String>) throws -> MetricCatalog {
         var counts: [String: Int64] = [:]
@@ -83,7 +87,8 @@ package struct MetricCatalog: Sendable {
         }
         var metrics: [Metric] = []
         var seen: Set<String> = []
-        let types = try connection.prepare("SELECT type, display_name, kind, unit, row_table FROM data_types ORDER BY display_name")
+        let types = try connection.prepare(
+            "SELECT type, display_name, kind, unit, row_table FROM data_types ORDER BY display_name")
         try types.forEachRow { row in
             guard let type = row.text(0), let table = row.text(4), tables.contains(table), !seen.contains(type) else {
                 return
@@ -99,7 +104,8 @@ package struct MetricCatalog: Sendable {
         for (type, stats) in statistics.sorted(by: { $0.key < $1.key }) where !seen.contains(type) {
             metrics.append(
                 Metric(
-                    identifier: type, displayName: DisplayNames.name(of: type), shortName: RollupNaming.shortName(ofType: type),
+                    identifier: type, displayName: DisplayNames.name(of: type),
+                    shortName: RollupNaming.shortName(ofType: type),
                     kind: "discrete", unit: stats.first?.unit, table: type == "StateOfMind" ? "state_of_mind" : "",
                     sampleCount: counts[type] ?? 0, firstDay: spans[type]?.first, lastDay: spans[type]?.last,
                     statistics: stats))

@@ -28,7 +28,9 @@ package struct MetricResolver {
 
     /// Lower-case letters and digits only: `Step Count`, `step_count` and `StepCount` are one name.
     static func normalized(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        String(
+            String.UnicodeScalarView(
+                name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
     }
 
     package func resolve(_ name: String, argument: String = "metric") throws(ToolError) -> Metric {
@@ -62,12 +64,14 @@ package struct MetricResolver {
         let scored = metrics.map { metric -> (Metric, Int) in
             let aliases = Self.aliases.filter { $0.value == metric.identifier }.map(\.key)
             let names = [metric.shortName, metric.displayName].map(Self.normalized) + aliases
-            let distance = names.map { name in
-                name.contains(key) || key.contains(name) ? abs(name.count - key.count) / 4 : editDistance(name, key)
-            }.min() ?? Int.max
+            let distance =
+                names.map { name in
+                    name.contains(key) || key.contains(name) ? abs(name.count - key.count) / 4 : editDistance(name, key)
+                }.min() ?? Int.max
             return (metric, distance)
         }
         let limit = max(3, key.count / 2)
-        return scored.filter { $0.1 <= limit }.sorted { ($0.1, $0.0.displayName) < ($1.1, $1.0.displayName) }.prefix(3).map(\.0)
+        return scored.filter { $0.1 <= limit }.sorted { ($0.1, $0.0.displayName) < ($1.1, $1.0.displayName) }.prefix(3)
+            .map(\.0)
     }
 }

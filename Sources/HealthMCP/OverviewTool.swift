@@ -60,10 +60,11 @@ enum OverviewTool {
         let first = try db.scalar("SELECT min(label) FROM rollups WHERE period = 'day'").text
         let last = try db.scalar("SELECT max(label) FROM rollups WHERE period = 'day'").text
         let zone = try context.timeZone(db)
-        let metricCount = try db.scalar(
-            "SELECT count(DISTINCT type) FROM data_types WHERE kind IN ('cumulative', 'discrete', 'category', 'correlation') "
-                + "AND row_table <> 'workout_statistics'"
-        ).integer ?? 0
+        let metricCount =
+            try db.scalar(
+                "SELECT count(DISTINCT type) FROM data_types WHERE kind IN ('cumulative', 'discrete', 'category', 'correlation') "
+                    + "AND row_table <> 'workout_statistics'"
+            ).integer ?? 0
         let workoutCount = try db.scalar("SELECT count(*) FROM workouts").integer ?? 0
 
         var sources: [JSON] = []
@@ -79,7 +80,8 @@ enum OverviewTool {
             let versions = (row.text(2) ?? "").split(separator: ",").map { JSON.string(String($0)) }
             sources.append(
                 .object([
-                    ("name", .string(name)), ("kind", .string(model == nil ? "app" : "device")), ("device_model", .text(model)),
+                    ("name", .string(name)), ("kind", .string(model == nil ? "app" : "device")),
+                    ("device_model", .text(model)),
                     ("versions", .array(versions)),
                 ]))
             sourceText.append(TextRendering.quoted(name) + (model.map { " (\($0.prefix(40)))" } ?? ""))
@@ -99,9 +101,11 @@ enum OverviewTool {
             let exportDate = run[3].text
             let age = exportDate.flatMap(daysSince)
             lastImport = .object([
-                ("finished_at", .text(run[1].text)), ("outcome", .text(run[2].text)), ("export_date", .text(exportDate)),
+                ("finished_at", .text(run[1].text)), ("outcome", .text(run[2].text)),
+                ("export_date", .text(exportDate)),
                 ("days_since_export", age.map { .integer(Int64($0)) } ?? .null), ("tool_version", .text(run[4].text)),
-                ("added", run[5].integer.map(JSON.integer) ?? .null), ("deleted", run[6].integer.map(JSON.integer) ?? .null),
+                ("added", run[5].integer.map(JSON.integer) ?? .null),
+                ("deleted", run[6].integer.map(JSON.integer) ?? .null),
             ])
             importText =
                 "last import \(TextRendering.instant(run[1].text)) (\(run[2].text ?? "?")), export of "

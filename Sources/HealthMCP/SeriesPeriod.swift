@@ -20,7 +20,8 @@ package enum SeriesPeriod: String, CaseIterable, Sendable {
         case .week: return start.adding(days: 7)
         case .month:
             return start.month == 12
-                ? LocalDate(year: start.year + 1, month: 1, day: 1) : LocalDate(year: start.year, month: start.month + 1, day: 1)
+                ? LocalDate(year: start.year + 1, month: 1, day: 1)
+                : LocalDate(year: start.year, month: start.month + 1, day: 1)
         case .year: return LocalDate(year: start.year + 1, month: 1, day: 1)
         }
     }

@@ -12,7 +12,8 @@ enum ServerPrompts {
 
     static let weeklyReview = Prompt(
         name: "weekly_review", title: "Weekly review",
-        description: "Review one week (Monday to Sunday) against the four weeks before it: activity, sleep, heart, workouts.",
+        description:
+            "Review one week (Monday to Sunday) against the four weeks before it: activity, sleep, heart, workouts.",
         arguments: [("week_of", "A day of the week to review (YYYY-MM-DD); default: the last week with data.", false)],
         message: { arguments in
             let week: String
@@ -63,12 +64,16 @@ enum ServerPrompts {
 
     static func listing(_ prompt: Prompt) -> JSON {
         .object([
-            ("name", .string(prompt.name)), ("title", .string(prompt.title)), ("description", .string(prompt.description)),
+            ("name", .string(prompt.name)), ("title", .string(prompt.title)),
+            ("description", .string(prompt.description)),
             (
                 "arguments",
                 .array(
                     prompt.arguments.map {
-                        .object([("name", .string($0.name)), ("description", .string($0.description)), ("required", .bool($0.required))])
+                        .object([
+                            ("name", .string($0.name)), ("description", .string($0.description)),
+                            ("required", .bool($0.required)),
+                        ])
                     })
             ),
         ])
@@ -80,7 +85,8 @@ enum ServerPrompts {
         if case .object(let members)? = arguments {
             for (name, value) in members {
                 guard prompt.arguments.contains(where: { $0.name == name }) else {
-                    throw JSONRPC.Error(JSONRPC.Error.invalidParams, "Unknown argument '\(name)' of prompt \(prompt.name)")
+                    throw JSONRPC.Error(
+                        JSONRPC.Error.invalidParams, "Unknown argument '\(name)' of prompt \(prompt.name)")
                 }
                 guard case .string(let text) = value else {
                     throw JSONRPC.Error(JSONRPC.Error.invalidParams, "Argument '\(name)' must be a string")
@@ -99,7 +105,12 @@ enum ServerPrompts {
             ("description", .string(prompt.description)),
             (
                 "messages",
-                [.object([("role", "user"), ("content", .object([("type", "text"), ("text", .string(prompt.message(dates)))]))])]
+                [
+                    .object([
+                        ("role", "user"),
+                        ("content", .object([("type", "text"), ("text", .string(prompt.message(dates)))])),
+                    ])
+                ]
             ),
         ])
     }

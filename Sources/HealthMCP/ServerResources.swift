@@ -15,7 +15,8 @@ enum ServerResources {
         mimeType: "text/markdown")
     static let numbers = Resource(
         uri: "healthetl://docs/numbers", name: "numbers", title: "How the numbers are computed",
-        description: "How daily, weekly, monthly and yearly numbers resolve overlapping sources, and what the tools return.",
+        description:
+            "How daily, weekly, monthly and yearly numbers resolve overlapping sources, and what the tools return.",
         mimeType: "text/markdown")
     static let metrics = Resource(
         uri: "healthetl://metrics", name: "metrics", title: "Metrics in this database",

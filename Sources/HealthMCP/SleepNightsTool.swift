@@ -32,17 +32,23 @@ enum SleepNightsTool {
                     "nights",
                     SchemaBuilder.array(
                         SchemaBuilder.object(
-                            [("date", SchemaBuilder.string("The day the night ends.")), ("asleep_hours", SchemaBuilder.nullable("number"))]
+                            [
+                                ("date", SchemaBuilder.string("The day the night ends.")),
+                                ("asleep_hours", SchemaBuilder.nullable("number")),
+                            ]
                                 + stages.map { ($0.field, SchemaBuilder.nullable("number")) }
                                 + [("sources", SchemaBuilder.array(SchemaBuilder.string()))],
                             required: ["date", "asleep_hours", "sources"]))
                 ),
-                ("nights_with_data", SchemaBuilder.integer()), ("average_asleep_hours", SchemaBuilder.nullable("number")),
+                ("nights_with_data", SchemaBuilder.integer()),
+                ("average_asleep_hours", SchemaBuilder.nullable("number")),
                 ("truncated", SchemaBuilder.boolean()), ("next_start", SchemaBuilder.nullable("string")),
             ],
             required: ["nights", "nights_with_data", "truncated"]),
         call: { context, arguments in
-            guard let range = try arguments.range(required: true) else { throw ToolError.argument(name: "start", reason: "is required") }
+            guard let range = try arguments.range(required: true) else {
+                throw ToolError.argument(name: "start", reason: "is required")
+            }
             return try context.database.read { try answer($0, range: range, maximumNights: context.limits.maximumRows) }
         })
 
@@ -83,8 +89,10 @@ enum SleepNightsTool {
         for dayNumber in range.lowerBound.dayNumber...last.dayNumber {
             let date = LocalDate(dayNumber: dayNumber).description
             let night = nights[date]
-            let asleep = night.map { night in stages.filter(\.isSleep).compactMap { night.hours[$0.field] }.reduce(0, +) }
-            let hasSleep = night.map { night in stages.filter(\.isSleep).contains { night.hours[$0.field] != nil } } ?? false
+            let asleep = night.map { night in stages.filter(\.isSleep).compactMap { night.hours[$0.field] }.reduce(0, +)
+            }
+            let hasSleep =
+                night.map { night in stages.filter(\.isSleep).contains { night.hours[$0.field] != nil } } ?? false
             let asleepValue = hasSleep ? asleep : nil
             if let asleepValue {
                 withData += 1

@@ -10,7 +10,8 @@ package struct ToolArguments {
         default: throw ToolError.argument(name: "arguments", reason: "must be an object")
         }
         for (name, _) in members where !allowed.contains(name) {
-            let expected = allowed.isEmpty ? "this tool takes no arguments" : "expected one of: " + allowed.joined(separator: ", ")
+            let expected =
+                allowed.isEmpty ? "this tool takes no arguments" : "expected one of: " + allowed.joined(separator: ", ")
             throw ToolError.argument(name: name, reason: "unknown argument; \(expected)")
         }
     }
@@ -46,7 +47,9 @@ package struct ToolArguments {
 
     package func boolean(_ name: String) throws(ToolError) -> Bool? {
         guard let value = value(name) else { return nil }
-        guard case .bool(let flag) = value else { throw ToolError.argument(name: name, reason: "must be true or false") }
+        guard case .bool(let flag) = value else {
+            throw ToolError.argument(name: name, reason: "must be true or false")
+        }
         return flag
     }
 
@@ -54,13 +57,16 @@ package struct ToolArguments {
     package func date(_ name: String) throws(ToolError) -> LocalDate? {
         guard let text = try string(name) else { return nil }
         guard let date = LocalDate(text) else {
-            throw ToolError.argument(name: name, reason: "'\(text.prefix(40))' is not a date; use YYYY-MM-DD (2024-03-24)")
+            throw ToolError.argument(
+                name: name, reason: "'\(text.prefix(40))' is not a date; use YYYY-MM-DD (2024-03-24)")
         }
         return date
     }
 
     package func requiredDate(_ name: String) throws(ToolError) -> LocalDate {
-        guard let date = try date(name) else { throw ToolError.argument(name: name, reason: "is required (YYYY-MM-DD)") }
+        guard let date = try date(name) else {
+            throw ToolError.argument(name: name, reason: "is required (YYYY-MM-DD)")
+        }
         return date
     }
 
@@ -86,7 +92,8 @@ package struct ToolArguments {
     package func choice(_ name: String, from choices: [String]) throws(ToolError) -> String? {
         guard let text = try string(name) else { return nil }
         guard choices.contains(text) else {
-            throw ToolError.argument(name: name, reason: "'\(text.prefix(40))' is not one of: " + choices.joined(separator: ", "))
+            throw ToolError.argument(
+                name: name, reason: "'\(text.prefix(40))' is not one of: " + choices.joined(separator: ", "))
         }
         return text
     }

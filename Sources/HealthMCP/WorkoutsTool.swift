@@ -32,7 +32,8 @@ enum WorkoutsTool {
             through. A workout another app recorded too has probable_duplicate_of set. workout_detail(id) has more.
             """,
         inputSchema: SchemaBuilder.object([
-            ("start", SchemaBuilder.date("First local day.")), ("end", SchemaBuilder.date("Last local day, inclusive.")),
+            ("start", SchemaBuilder.date("First local day.")),
+            ("end", SchemaBuilder.date("Last local day, inclusive.")),
             ("activity", SchemaBuilder.string("Activity name or identifier (Running, HKWorkoutActivityTypeRunning).")),
             ("limit", SchemaBuilder.integer("Workouts per page (default 20).")),
             ("cursor", SchemaBuilder.string("next_cursor of the previous page.")),
@@ -72,7 +73,8 @@ enum WorkoutsTool {
             }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let statement = try db.prepare(
-                "SELECT \(columns) FROM workout_overview o \(filter) ORDER BY start_date DESC, workout_id DESC LIMIT \(limit + 1)")
+                "SELECT \(columns) FROM workout_overview o \(filter) ORDER BY start_date DESC, workout_id DESC LIMIT \(limit + 1)"
+            )
             var budget = AnswerBudget(rows: limit, bytes: context.limits.maximumBytes)
             var workouts: [JSON] = []
             var lines: [String] = []
@@ -122,9 +124,10 @@ enum WorkoutsTool {
     static func resolveActivity(_ name: String, _ db: SQLiteConnection) throws -> String {
         let key = MetricResolver.normalized(name)
         var known: [(type: String, name: String)] = []
-        try db.prepare("SELECT type, display_name FROM data_types WHERE kind = 'workout' ORDER BY display_name").forEachRow { row in
-            known.append((row.text(0) ?? "", row.text(1) ?? ""))
-        }
+        try db.prepare("SELECT type, display_name FROM data_types WHERE kind = 'workout' ORDER BY display_name")
+            .forEachRow { row in
+                known.append((row.text(0) ?? "", row.text(1) ?? ""))
+            }
         for entry in known
         where entry.type == name || MetricResolver.normalized(entry.name) == key
             || MetricResolver.normalized(String(entry.type.dropFirst("HKWorkoutActivityType".count))) == key
@@ -134,15 +137,18 @@ enum WorkoutsTool {
         let names = known.map(\.name)
         throw ToolError.argument(
             name: "activity",
-            reason: "no workouts of '\(name.prefix(40))'; the database has: " + (names.isEmpty ? "no workouts" : names.joined(separator: ", ")))
+            reason: "no workouts of '\(name.prefix(40))'; the database has: "
+                + (names.isEmpty ? "no workouts" : names.joined(separator: ", ")))
     }
 
     static func json(_ row: SQLiteStatement) -> JSON {
         func real(_ column: Int32) -> JSON { row.isNull(column) ? .null : .number(row.double(column)) }
         return .object([
-            ("id", .integer(row.integer(0))), ("activity", .string(row.text(1) ?? "")), ("activity_type", .string(row.text(2) ?? "")),
+            ("id", .integer(row.integer(0))), ("activity", .string(row.text(1) ?? "")),
+            ("activity_type", .string(row.text(2) ?? "")),
             ("local_date", .text(row.text(3))), ("local_start", .text(row.text(4))), ("duration_min", real(5)),
-            ("distance_km", real(6)), ("active_energy_kcal", real(7)), ("avg_heart_rate", real(8)), ("max_heart_rate", real(9)),
+            ("distance_km", real(6)), ("active_energy_kcal", real(7)), ("avg_heart_rate", real(8)),
+            ("max_heart_rate", real(9)),
             ("elevation_gain_m", real(10)), ("indoor", row.isNull(11) ? .null : .bool(row.integer(11) != 0)),
             ("source", .string(row.text(12) ?? "")), ("route_points", .integer(row.integer(13))),
             ("probable_duplicate_of", row.isNull(15) ? .null : .integer(row.integer(15))),

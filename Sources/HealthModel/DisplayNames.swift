@@ -16,7 +16,9 @@ public enum DisplayNames {
         // The Health app lists nutrients without the word: Protein, Water, Vitamin C.
         if words.count > 1, words[0] == "Dietary" { words.removeFirst() }
         let small: Set = ["Of", "Or", "And", "In", "To", "With"]
-        for index in words.indices.dropFirst() where small.contains(words[index]) { words[index] = words[index].lowercased() }
+        for index in words.indices.dropFirst() where small.contains(words[index]) {
+            words[index] = words[index].lowercased()
+        }
         return words.joined(separator: " ")
     }
 

@@ -111,4 +111,3 @@ public enum NumberParsing {
         return parseDouble(trimmed.replacingOccurrences(of: ",", with: "."))
     }
 }
-

@@ -33,10 +33,14 @@ public enum RollupNaming {
             stripped = value.dropFirst(prefix.count)
             break
         }
-        let safe = String(String.UnicodeScalarView(stripped.unicodeScalars.map { scalar -> Unicode.Scalar in
-            let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
-            return keep ? scalar : "_"
-        }))
+        let safe = String(
+            String.UnicodeScalarView(
+                stripped.unicodeScalars.map { scalar -> Unicode.Scalar in
+                    let keep =
+                        scalar.isASCII
+                        && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+                    return keep ? scalar : "_"
+                }))
         return safe + "_hours"
     }
 

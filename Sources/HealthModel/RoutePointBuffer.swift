@@ -195,7 +195,9 @@ public struct RoutePointBuffer: @unchecked Sendable {
 
         @inline(__always)
         func pack(_ point: RoutePoint) {
-            if used + RoutePointBuffer.recordSize > capacity { resize(to: max(capacity * 2, used + RoutePointBuffer.recordSize)) }
+            if used + RoutePointBuffer.recordSize > capacity {
+                resize(to: max(capacity * 2, used + RoutePointBuffer.recordSize))
+            }
             RoutePointBuffer.pack(point, at: bytes + used)
             used += RoutePointBuffer.recordSize
         }
@@ -232,7 +234,8 @@ public struct RoutePointBuffer: @unchecked Sendable {
                 let written = write(descriptor, records + offset, byteCount - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw ImportError(.output, "cannot write a route's temporary file: \(SystemError.last)", hint: Self.hint)
+                    throw ImportError(
+                        .output, "cannot write a route's temporary file: \(SystemError.last)", hint: Self.hint)
                 }
                 offset += written
             }
@@ -275,7 +278,8 @@ public struct RoutePointBuffer: @unchecked Sendable {
             return copy
         }
 
-        static let hint = "healthetl keeps very long routes in a temporary file in $TMPDIR (or /tmp): check its free space"
+        static let hint =
+            "healthetl keeps very long routes in a temporary file in $TMPDIR (or /tmp): check its free space"
 
         /// An owner-only file without a name in `$TMPDIR` (else /tmp): `O_TMPFILE`, or where the file system
         /// does not support it, a `mkstemp` file unlinked at once.
@@ -290,7 +294,8 @@ public struct RoutePointBuffer: @unchecked Sendable {
             // swift-format-ignore: NeverForceUnwrap
             let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard named >= 0 else {
-                throw ImportError(.output, "cannot make a temporary file for a long route: \(SystemError.last)", hint: hint)
+                throw ImportError(
+                    .output, "cannot make a temporary file for a long route: \(SystemError.last)", hint: hint)
             }
             // swift-format-ignore: NeverForceUnwrap
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

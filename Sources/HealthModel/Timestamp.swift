@@ -120,7 +120,9 @@ package struct TimestampCache {
         {
             return Timestamp(seconds: dayStart + Int64(time) - Int64(offset), offsetSeconds: offset)
         }
-        guard let parsed = Timestamp.parse(bytes), let time = Self.timeOfDay(base) else { return Timestamp.parse(bytes) }
+        guard let parsed = Timestamp.parse(bytes), let time = Self.timeOfDay(base) else {
+            return Timestamp.parse(bytes)
+        }
         dayPrefix = prefix
         trailer = tail
         offset = parsed.offsetSeconds

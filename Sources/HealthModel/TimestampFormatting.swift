@@ -35,8 +35,10 @@ public enum TimestampFormatting {
     /// number into a calendar date is the costly part.
     package struct CachedUTCWriter {
         private var day = Int64.min
-        private var datePart = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
-            UInt8(0), UInt8(0))
+        private var datePart = (
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+            UInt8(0), UInt8(0)
+        )
 
         package init() {}
 
@@ -45,10 +47,14 @@ public enum TimestampFormatting {
             if days != day {
                 writeUTC(seconds, into: out)
                 day = days
-                withUnsafeMutableBytes(of: &datePart) { $0.copyMemory(from: UnsafeRawBufferPointer(start: out, count: 10)) }
+                withUnsafeMutableBytes(of: &datePart) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(start: out, count: 10))
+                }
                 return
             }
-            withUnsafeBytes(of: datePart) { UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 10) }
+            withUnsafeBytes(of: datePart) {
+                UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 10)
+            }
             let secondOfDay = Int(seconds - days * 86_400)
             out[10] = UInt8(ascii: "T")
             put(secondOfDay / 3600, 2, out, 11)

@@ -23,7 +23,8 @@ extension TypeCatalog {
         var names: [String: [Int: String]] = [:]
         for (type, enumText) in categoryTypes {
             // The catalog's enum column may carry a note after the name ("… (was …)").
-            let enumName = categoryValueEnumsInExports[type] ?? enumText.split(separator: " ").first.map(String.init) ?? ""
+            let enumName =
+                categoryValueEnumsInExports[type] ?? enumText.split(separator: " ").first.map(String.init) ?? ""
             guard let cases = categoryValueCases[enumName] else { continue }
             names[type] = cases.mapValues { enumName + $0 }
         }

@@ -2,11 +2,13 @@
 
 extension TypeCatalog {
     package static let quantityTypes: [String: QuantityTypeInfo] = [
-        "HKQuantityTypeIdentifierAppleSleepingWristTemperature": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "degC"),
+        "HKQuantityTypeIdentifierAppleSleepingWristTemperature": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "degC"),
         "HKQuantityTypeIdentifierBodyFatPercentage": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
         "HKQuantityTypeIdentifierBodyMass": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "kg"),
         "HKQuantityTypeIdentifierBodyMassIndex": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count"),
-        "HKQuantityTypeIdentifierElectrodermalActivity": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "S"),
+        "HKQuantityTypeIdentifierElectrodermalActivity": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "S"),
         "HKQuantityTypeIdentifierHeight": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
         "HKQuantityTypeIdentifierLeanBodyMass": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "kg"),
         "HKQuantityTypeIdentifierWaistCircumference": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
@@ -15,9 +17,12 @@ extension TypeCatalog {
         "HKQuantityTypeIdentifierAppleMoveTime": QuantityTypeInfo(style: .cumulative, canonicalUnit: "min"),
         "HKQuantityTypeIdentifierAppleStandTime": QuantityTypeInfo(style: .cumulative, canonicalUnit: "min"),
         "HKQuantityTypeIdentifierBasalEnergyBurned": QuantityTypeInfo(style: .cumulative, canonicalUnit: "kcal"),
-        "HKQuantityTypeIdentifierCrossCountrySkiingSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
-        "HKQuantityTypeIdentifierCyclingCadence": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count/min"),
-        "HKQuantityTypeIdentifierCyclingFunctionalThresholdPower": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "W"),
+        "HKQuantityTypeIdentifierCrossCountrySkiingSpeed": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "m/s"),
+        "HKQuantityTypeIdentifierCyclingCadence": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierCyclingFunctionalThresholdPower": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "W"),
         "HKQuantityTypeIdentifierCyclingPower": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "W"),
         "HKQuantityTypeIdentifierCyclingSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
         "HKQuantityTypeIdentifierDistanceCrossCountrySkiing": QuantityTypeInfo(style: .cumulative, canonicalUnit: "m"),
@@ -29,11 +34,13 @@ extension TypeCatalog {
         "HKQuantityTypeIdentifierDistanceSwimming": QuantityTypeInfo(style: .cumulative, canonicalUnit: "m"),
         "HKQuantityTypeIdentifierDistanceWalkingRunning": QuantityTypeInfo(style: .cumulative, canonicalUnit: "m"),
         "HKQuantityTypeIdentifierDistanceWheelchair": QuantityTypeInfo(style: .cumulative, canonicalUnit: "m"),
-        "HKQuantityTypeIdentifierEstimatedWorkoutEffortScore": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "appleEffortScore"),
+        "HKQuantityTypeIdentifierEstimatedWorkoutEffortScore": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "appleEffortScore"),
         "HKQuantityTypeIdentifierFlightsClimbed": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierNikeFuel": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierPaddleSportsSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
-        "HKQuantityTypeIdentifierPhysicalEffort": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "kcal/hr·kg"),
+        "HKQuantityTypeIdentifierPhysicalEffort": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "kcal/hr·kg"),
         "HKQuantityTypeIdentifierPushCount": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierRowingSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
         "HKQuantityTypeIdentifierRunningPower": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "W"),
@@ -41,27 +48,44 @@ extension TypeCatalog {
         "HKQuantityTypeIdentifierStepCount": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierSwimmingStrokeCount": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierUnderwaterDepth": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
-        "HKQuantityTypeIdentifierWorkoutEffortScore": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "appleEffortScore"),
-        "HKQuantityTypeIdentifierEnvironmentalAudioExposure": QuantityTypeInfo(style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
-        "HKQuantityTypeIdentifierEnvironmentalSoundReduction": QuantityTypeInfo(style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
-        "HKQuantityTypeIdentifierHeadphoneAudioExposure": QuantityTypeInfo(style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
-        "HKQuantityTypeIdentifierAtrialFibrillationBurden": QuantityTypeInfo(style: .discreteTemporallyWeighted, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierHeartRate": QuantityTypeInfo(style: .discreteTemporallyWeighted, canonicalUnit: "count/min"),
-        "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count/min"),
-        "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "ms"),
-        "HKQuantityTypeIdentifierPeripheralPerfusionIndex": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierRestingHeartRate": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierWorkoutEffortScore": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "appleEffortScore"),
+        "HKQuantityTypeIdentifierEnvironmentalAudioExposure": QuantityTypeInfo(
+            style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
+        "HKQuantityTypeIdentifierEnvironmentalSoundReduction": QuantityTypeInfo(
+            style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
+        "HKQuantityTypeIdentifierHeadphoneAudioExposure": QuantityTypeInfo(
+            style: .discreteEquivalentContinuousLevel, canonicalUnit: "dBASPL"),
+        "HKQuantityTypeIdentifierAtrialFibrillationBurden": QuantityTypeInfo(
+            style: .discreteTemporallyWeighted, canonicalUnit: "%"),
+        "HKQuantityTypeIdentifierHeartRate": QuantityTypeInfo(
+            style: .discreteTemporallyWeighted, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "ms"),
+        "HKQuantityTypeIdentifierPeripheralPerfusionIndex": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "%"),
+        "HKQuantityTypeIdentifierRestingHeartRate": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count/min"),
         "HKQuantityTypeIdentifierVO2Max": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "mL/min·kg"),
-        "HKQuantityTypeIdentifierWalkingHeartRateAverage": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count/min"),
-        "HKQuantityTypeIdentifierAppleWalkingSteadiness": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierRunningGroundContactTime": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "ms"),
+        "HKQuantityTypeIdentifierWalkingHeartRateAverage": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierAppleWalkingSteadiness": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "%"),
+        "HKQuantityTypeIdentifierRunningGroundContactTime": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "ms"),
         "HKQuantityTypeIdentifierRunningStrideLength": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
-        "HKQuantityTypeIdentifierRunningVerticalOscillation": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "cm"),
-        "HKQuantityTypeIdentifierSixMinuteWalkTestDistance": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
+        "HKQuantityTypeIdentifierRunningVerticalOscillation": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "cm"),
+        "HKQuantityTypeIdentifierSixMinuteWalkTestDistance": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "m"),
         "HKQuantityTypeIdentifierStairAscentSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
         "HKQuantityTypeIdentifierStairDescentSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
-        "HKQuantityTypeIdentifierWalkingAsymmetryPercentage": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierWalkingDoubleSupportPercentage": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
+        "HKQuantityTypeIdentifierWalkingAsymmetryPercentage": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "%"),
+        "HKQuantityTypeIdentifierWalkingDoubleSupportPercentage": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "%"),
         "HKQuantityTypeIdentifierWalkingSpeed": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m/s"),
         "HKQuantityTypeIdentifierWalkingStepLength": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "m"),
         "HKQuantityTypeIdentifierDietaryBiotin": QuantityTypeInfo(style: .cumulative, canonicalUnit: "g"),
@@ -104,22 +128,30 @@ extension TypeCatalog {
         "HKQuantityTypeIdentifierDietaryWater": QuantityTypeInfo(style: .cumulative, canonicalUnit: "mL"),
         "HKQuantityTypeIdentifierDietaryZinc": QuantityTypeInfo(style: .cumulative, canonicalUnit: "g"),
         "HKQuantityTypeIdentifierBloodAlcoholContent": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierBloodPressureDiastolic": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "mmHg"),
-        "HKQuantityTypeIdentifierBloodPressureSystolic": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "mmHg"),
+        "HKQuantityTypeIdentifierBloodPressureDiastolic": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "mmHg"),
+        "HKQuantityTypeIdentifierBloodPressureSystolic": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "mmHg"),
         "HKQuantityTypeIdentifierInsulinDelivery": QuantityTypeInfo(style: .cumulative, canonicalUnit: "IU"),
-        "HKQuantityTypeIdentifierNumberOfAlcoholicBeverages": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
+        "HKQuantityTypeIdentifierNumberOfAlcoholicBeverages": QuantityTypeInfo(
+            style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierNumberOfTimesFallen": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierTimeInDaylight": QuantityTypeInfo(style: .cumulative, canonicalUnit: "min"),
         "HKQuantityTypeIdentifierUVExposure": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierWaterTemperature": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "degC"),
-        "HKQuantityTypeIdentifierBasalBodyTemperature": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "degC"),
-        "HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count"),
-        "HKQuantityTypeIdentifierForcedExpiratoryVolume1": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "L"),
+        "HKQuantityTypeIdentifierBasalBodyTemperature": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "degC"),
+        "HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count"),
+        "HKQuantityTypeIdentifierForcedExpiratoryVolume1": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "L"),
         "HKQuantityTypeIdentifierForcedVitalCapacity": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "L"),
         "HKQuantityTypeIdentifierInhalerUsage": QuantityTypeInfo(style: .cumulative, canonicalUnit: "count"),
         "HKQuantityTypeIdentifierOxygenSaturation": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "%"),
-        "HKQuantityTypeIdentifierPeakExpiratoryFlowRate": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "L/min"),
-        "HKQuantityTypeIdentifierRespiratoryRate": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "count/min"),
+        "HKQuantityTypeIdentifierPeakExpiratoryFlowRate": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "L/min"),
+        "HKQuantityTypeIdentifierRespiratoryRate": QuantityTypeInfo(
+            style: .discreteArithmetic, canonicalUnit: "count/min"),
         "HKQuantityTypeIdentifierBloodGlucose": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "mg/dL"),
         "HKQuantityTypeIdentifierBodyTemperature": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "degC"),
         "HKDataTypeSleepDurationGoal": QuantityTypeInfo(style: .discreteArithmetic, canonicalUnit: "hr"),
@@ -145,7 +177,8 @@ extension TypeCatalog {
         "HKCategoryTypeIdentifierIntermenstrualBleeding": "HKCategoryValue",
         "HKCategoryTypeIdentifierIrregularMenstrualCycles": "HKCategoryValue",
         "HKCategoryTypeIdentifierLactation": "HKCategoryValue",
-        "HKCategoryTypeIdentifierMenstrualFlow": "HKCategoryValueVaginalBleeding (was HKCategoryValueMenstrualFlow, deprecated iOS 18)",
+        "HKCategoryTypeIdentifierMenstrualFlow":
+            "HKCategoryValueVaginalBleeding (was HKCategoryValueMenstrualFlow, deprecated iOS 18)",
         "HKCategoryTypeIdentifierOvulationTestResult": "HKCategoryValueOvulationTestResult",
         "HKCategoryTypeIdentifierPersistentIntermenstrualBleeding": "HKCategoryValue",
         "HKCategoryTypeIdentifierPregnancy": "HKCategoryValue",
@@ -205,15 +238,22 @@ extension TypeCatalog {
         "HKCategoryValueEnvironmentalAudioExposureEvent": [1: "MomentaryLimit"],
         "HKCategoryValueHeadphoneAudioExposureEvent": [1: "SevenDayLimit"],
         "HKCategoryValueLowCardioFitnessEvent": [1: "LowFitness"],
-        "HKCategoryValueAppleWalkingSteadinessEvent": [1: "InitialLow", 2: "InitialVeryLow", 3: "RepeatLow", 4: "RepeatVeryLow"],
+        "HKCategoryValueAppleWalkingSteadinessEvent": [
+            1: "InitialLow", 2: "InitialVeryLow", 3: "RepeatLow", 4: "RepeatVeryLow",
+        ],
         "HKCategoryValueVaginalBleeding": [1: "Unspecified", 2: "Light", 3: "Medium", 4: "Heavy", 5: "None"],
         "HKCategoryValueCervicalMucusQuality": [1: "Dry", 2: "Sticky", 3: "Creamy", 4: "Watery", 5: "EggWhite"],
-        "HKCategoryValueContraceptive": [1: "Unspecified", 2: "Implant", 3: "Injection", 4: "IntrauterineDevice", 5: "IntravaginalRing", 6: "Oral", 7: "Patch"],
+        "HKCategoryValueContraceptive": [
+            1: "Unspecified", 2: "Implant", 3: "Injection", 4: "IntrauterineDevice", 5: "IntravaginalRing", 6: "Oral",
+            7: "Patch",
+        ],
         "HKCategoryValueMenstrualFlow": [1: "Unspecified", 2: "Light", 3: "Medium", 4: "Heavy", 5: "None"],
         "HKCategoryValueOvulationTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate", 4: "EstrogenSurge"],
         "HKCategoryValuePregnancyTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate"],
         "HKCategoryValueProgesteroneTestResult": [1: "Negative", 2: "Positive", 3: "Indeterminate"],
-        "HKCategoryValueSleepAnalysis": [0: "InBed", 1: "Asleep", 2: "Awake", 3: "AsleepCore", 4: "AsleepDeep", 5: "AsleepREM"],
+        "HKCategoryValueSleepAnalysis": [
+            0: "InBed", 1: "Asleep", 2: "Awake", 3: "AsleepCore", 4: "AsleepDeep", 5: "AsleepREM",
+        ],
         "HKCategoryValueSeverity": [0: "Unspecified", 1: "NotPresent", 2: "Mild", 3: "Moderate", 4: "Severe"],
         "HKCategoryValueAppetiteChanges": [0: "Unspecified", 1: "NoChange", 2: "Decreased", 3: "Increased"],
         "HKCategoryValuePresence": [0: "Present", 1: "NotPresent"],
@@ -222,6 +262,6 @@ extension TypeCatalog {
 
     /// Types whose exported value names begin with another enum than `categoryTypes` gives.
     static let categoryValueEnumsInExports: [String: String] = [
-        "HKCategoryTypeIdentifierMenstrualFlow": "HKCategoryValueMenstrualFlow",
+        "HKCategoryTypeIdentifierMenstrualFlow": "HKCategoryValueMenstrualFlow"
     ]
 }

@@ -127,7 +127,8 @@ public struct WorkoutRoute: Sendable {
     /// Memberwise, for the other targets.
     package init(
         source: SampleSource, creationDate: Timestamp? = nil, startDate: Timestamp? = nil, endDate: Timestamp? = nil,
-        metadata: [MetadataEntry] = [], filePath: String? = nil, points: RoutePointBuffer = RoutePointBuffer(), problem: String? = nil
+        metadata: [MetadataEntry] = [], filePath: String? = nil, points: RoutePointBuffer = RoutePointBuffer(),
+        problem: String? = nil
     ) {
         self.source = source
         self.creationDate = creationDate

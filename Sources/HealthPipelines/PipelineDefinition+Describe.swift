@@ -10,13 +10,15 @@ extension PipelineDefinition {
         lines.append("time zone: \(timeZone?.identifier ?? "the database's, else this machine's")")
         lines.append(contentsOf: describeFilters())
         lines.append("stages:")
-        lines.append("  units:   \(unitsEnabled ? "on (canonical units, raw values kept)" : "off (values as exported)")")
+        lines.append(
+            "  units:   \(unitsEnabled ? "on (canonical units, raw values kept)" : "off (values as exported)")")
         lines.append("  valence: \(valenceEnabled ? "on" : "off")")
         let dedup = "on (exact duplicates: \(onOff(dedupExactDuplicates)), sync versions: \(onOff(dedupSyncVersions)))"
         lines.append("  dedup:   \(dedupEnabled ? dedup : "off (everything kept)")")
         if rollupsEnabled {
             let periods = rollups.periods.map(\.rawValue).joined(separator: ", ")
-            lines.append("  rollups: on (periods: \(periods); priority: \(rollups.priority.words.joined(separator: ", ")))")
+            lines.append(
+                "  rollups: on (periods: \(periods); priority: \(rollups.priority.words.joined(separator: ", ")))")
             for type in rollups.priorityByType.keys.sorted() {
                 lines.append("           \(type): \(rollups.priorityByType[type]!.words.joined(separator: ", "))")
             }
@@ -32,13 +34,16 @@ extension PipelineDefinition {
                     + "\(postgres.force ? ", force" : ""))")
         }
         if let sqlite {
-            lines.append("  sqlite: \(sqlite.path) (wait \(PipelineNumber.text(sqlite.wait)) s\(sqlite.force ? ", force" : ""))")
+            lines.append(
+                "  sqlite: \(sqlite.path) (wait \(PipelineNumber.text(sqlite.wait)) s\(sqlite.force ? ", force" : ""))")
         }
         if let csv {
             var files: [String] = []
             if csv.tables { files.append("one CSV per table") }
             if csv.daily { files.append("daily.csv, daily_long.csv") }
-            lines.append("  csv:    \(csv.path)/ (\(files.joined(separator: "; ")); \(csv.excel ? "Excel" : "RFC 4180") dialect)")
+            lines.append(
+                "  csv:    \(csv.path)/ (\(files.joined(separator: "; ")); \(csv.excel ? "Excel" : "RFC 4180") dialect)"
+            )
         }
         if let report {
             var range: [String] = []
@@ -46,7 +51,9 @@ extension PipelineDefinition {
             if let to = report.options.to { range.append("before \(to)") }
             if let days = report.options.lastDays { range.append("the last \(days) days") }
             let sections = report.options.sections.map(\.rawValue).joined(separator: ", ")
-            lines.append("  report: \(report.path) (\(range.isEmpty ? "every day" : range.joined(separator: ", ")); \(sections))")
+            lines.append(
+                "  report: \(report.path) (\(range.isEmpty ? "every day" : range.joined(separator: ", ")); \(sections))"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -78,7 +85,8 @@ extension PipelineDefinition {
         if let types = filters.types { lines.append("  types:   \(types.sorted().joined(separator: ", "))") }
         if let sources = filters.sources { lines.append("  sources: \(sources.sorted().joined(separator: ", "))") }
         if filters.from != nil || filters.to != nil {
-            lines.append("  dates:   from \(filters.from ?? "the start") (inclusive) to \(filters.to ?? "the end") (exclusive)")
+            lines.append(
+                "  dates:   from \(filters.from ?? "the start") (inclusive) to \(filters.to ?? "the end") (exclusive)")
         }
         return lines
     }

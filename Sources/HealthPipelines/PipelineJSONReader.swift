@@ -27,7 +27,8 @@ struct PipelineJSONReader {
             return nil
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            let hint = Self.suggestion(for: key, among: allowed).map { "did you mean '\($0)'?" }
+            let hint =
+                Self.suggestion(for: key, among: allowed).map { "did you mean '\($0)'?" }
                 ?? "allowed\(owner.isEmpty ? "" : " in \(owner)"): \(allowed.joined(separator: ", "))"
             report(Self.path(path, key), "unknown field '\(key)' (\(hint))")
         }

@@ -42,7 +42,8 @@ extension PipelineParser {
                 if kinds.isEmpty {
                     reader.report(
                         path,
-                        "missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\"")
+                        "missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\""
+                    )
                 } else {
                     reader.report(path, "has both '\(kinds[0])' and '\(kinds[1])': give each its own sink")
                 }
@@ -77,7 +78,8 @@ extension PipelineParser {
         guard let connection = value["postgres"] as? String else {
             reader.report(
                 PipelineJSONReader.path(path, "postgres"),
-                PipelineJSONReader.mismatch("a string (a postgresql:// URL, or \"\" for the PG* environment variables)", value["postgres"]!))
+                PipelineJSONReader.mismatch(
+                    "a string (a postgresql:// URL, or \"\" for the PG* environment variables)", value["postgres"]!))
             return nil
         }
         let personPath = PipelineJSONReader.path(path, "person")
@@ -97,8 +99,9 @@ extension PipelineParser {
             if (0...Self.maximumWait).contains(seconds) {
                 output.wait = seconds
             } else {
-                reader.report(PipelineJSONReader.path(path, "wait"),
-                              "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
+                reader.report(
+                    PipelineJSONReader.path(path, "wait"),
+                    "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
             }
         }
         if let force = optionalBool(value, "force", in: path) { output.force = force }
@@ -120,8 +123,9 @@ extension PipelineParser {
             if (0...Self.maximumWait).contains(seconds) {
                 output.wait = seconds
             } else {
-                reader.report(PipelineJSONReader.path(path, "wait"),
-                              "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
+                reader.report(
+                    PipelineJSONReader.path(path, "wait"),
+                    "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
             }
         }
         if let force = optionalBool(value, "force", in: path) { output.force = force }
@@ -162,13 +166,16 @@ extension PipelineParser {
             }
         }
         if let from = output.options.from, let to = output.options.to, from >= to {
-            reader.report(PipelineJSONReader.path(path, "to"), "\(to) must be after 'from' (\(from)): 'to' is exclusive")
+            reader.report(
+                PipelineJSONReader.path(path, "to"), "\(to) must be after 'from' (\(from)): 'to' is exclusive")
         }
         if let days = value["days"], let number = reader.number(days, at: PipelineJSONReader.path(path, "days")) {
             if number >= 1, number <= 36_600, number == number.rounded() {
                 output.options.lastDays = Int(number)
             } else {
-                reader.report(PipelineJSONReader.path(path, "days"), "\(PipelineNumber.text(number)) is not a whole number of days from 1 to 36600")
+                reader.report(
+                    PipelineJSONReader.path(path, "days"),
+                    "\(PipelineNumber.text(number)) is not a whole number of days from 1 to 36600")
             }
         }
         let sectionsPath = PipelineJSONReader.path(path, "sections")
@@ -179,7 +186,8 @@ extension PipelineParser {
                     if !output.options.sections.contains(section) { output.options.sections.append(section) }
                 } else {
                     let known = ReportSection.allCases.map(\.rawValue).joined(separator: ", ")
-                    reader.report(PipelineJSONReader.path(sectionsPath, index), "unknown section '\(word)' (known: \(known))")
+                    reader.report(
+                        PipelineJSONReader.path(sectionsPath, index), "unknown section '\(word)' (known: \(known))")
                 }
             }
         }

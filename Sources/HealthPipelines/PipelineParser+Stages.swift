@@ -21,14 +21,18 @@ extension PipelineParser {
             let path = PipelineJSONReader.path("stages", index)
             guard let name = stageName(element, at: path) else { continue }
             if let first = seen[name] {
-                reader.report(PipelineJSONReader.path(path, "stage"), "stage '\(name)' appears twice (first at \(first))")
+                reader.report(
+                    PipelineJSONReader.path(path, "stage"), "stage '\(name)' appears twice (first at \(first))")
                 continue
             }
             seen[name] = path
-            guard let stage = reader.object(element, at: path, allowed: Self.stageFields[name] ?? [], owner: "stage '\(name)'")
+            guard
+                let stage = reader.object(
+                    element, at: path, allowed: Self.stageFields[name] ?? [], owner: "stage '\(name)'")
             else { continue }
             var enabled = true
-            if let value = stage["enabled"], let flag = reader.bool(value, at: PipelineJSONReader.path(path, "enabled")) {
+            if let value = stage["enabled"], let flag = reader.bool(value, at: PipelineJSONReader.path(path, "enabled"))
+            {
                 enabled = flag
             }
             switch name {
@@ -36,7 +40,9 @@ extension PipelineParser {
             case "valence": definition.valenceEnabled = enabled
             case "dedup":
                 definition.dedupEnabled = enabled
-                if let flag = optionalBool(stage, "exactDuplicates", in: path) { definition.dedupExactDuplicates = flag }
+                if let flag = optionalBool(stage, "exactDuplicates", in: path) {
+                    definition.dedupExactDuplicates = flag
+                }
                 if let flag = optionalBool(stage, "syncVersions", in: path) { definition.dedupSyncVersions = flag }
             default:
                 definition.rollupsEnabled = enabled
@@ -58,7 +64,8 @@ extension PipelineParser {
         let namePath = PipelineJSONReader.path(path, "stage")
         guard let name = reader.string(value, at: namePath) else { return nil }
         guard Self.stageFields[name] != nil else {
-            let hint = PipelineJSONReader.suggestion(for: name, among: Self.stageNames).map { "did you mean '\($0)'?" }
+            let hint =
+                PipelineJSONReader.suggestion(for: name, among: Self.stageNames).map { "did you mean '\($0)'?" }
                 ?? "allowed: \(Self.stageNames.joined(separator: ", "))"
             reader.report(namePath, "unknown stage '\(name)' (\(hint))")
             return nil
@@ -107,7 +114,10 @@ extension PipelineParser {
             let keyPath = PipelineJSONReader.path(path, key)
             if key != "default", !TypeCatalog.isKnown(key) {
                 // Rollups exist for quantity and category types only, so workouts and correlations are no keys.
-                let hint = PipelineJSONReader.suggestion(for: key, among: ["default"] + PipelineTypes.all.filter(TypeCatalog.isKnown))
+                let hint =
+                    PipelineJSONReader.suggestion(
+                        for: key, among: ["default"] + PipelineTypes.all.filter(TypeCatalog.isKnown)
+                    )
                     .map { "did you mean '\($0)'?" } ?? "keys are 'default' or quantity and category type identifiers"
                 reader.report(keyPath, "unknown type '\(key)' (\(hint))")
                 continue
@@ -119,7 +129,8 @@ extension PipelineParser {
                     rules.append(try SourcePriority.Rule(parsing: word))
                 } catch {
                     let allowed = SourcePriority.Rule.allowedWords.joined(separator: ", ")
-                    reader.report(PipelineJSONReader.path(keyPath, index), "unknown word '\(word)' (allowed: \(allowed))")
+                    reader.report(
+                        PipelineJSONReader.path(keyPath, index), "unknown word '\(word)' (allowed: \(allowed))")
                 }
             }
             guard rules.count == words.count else { continue }

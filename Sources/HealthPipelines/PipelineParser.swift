@@ -36,7 +36,8 @@ struct PipelineParser {
         } else {
             reader.report(
                 "sinks",
-                "missing: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}")
+                "missing: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}"
+            )
         }
         return inputFound ? definition : nil
     }
@@ -49,13 +50,16 @@ struct PipelineParser {
         guard let number = reader.number(value, at: "version") else { return }
         if number != Double(Self.supportedVersion) {
             let found = PipelineNumber.text(number)
-            reader.report("version", "unsupported version \(found) (this healthetl reads version \(Self.supportedVersion))")
+            reader.report(
+                "version", "unsupported version \(found) (this healthetl reads version \(Self.supportedVersion))")
         }
     }
 
     private mutating func parseInput(_ value: Any, into definition: inout PipelineDefinition) -> Bool {
         guard let input = reader.object(value, at: "input", allowed: ["export", "stateOfMind"]) else { return false }
-        if let stateOfMind = input["stateOfMind"], let path = reader.nonEmptyString(stateOfMind, at: "input.stateOfMind") {
+        if let stateOfMind = input["stateOfMind"],
+            let path = reader.nonEmptyString(stateOfMind, at: "input.stateOfMind")
+        {
             definition.stateOfMind = PipelinePaths.absolute(path, relativeTo: baseDirectory)
         }
         guard let export = input["export"] else {
@@ -70,7 +74,8 @@ struct PipelineParser {
     private mutating func parseTimeZone(_ value: Any) -> TimeZone? {
         guard let name = reader.nonEmptyString(value, at: "timeZone") else { return nil }
         if let zone = TimeZone(identifier: name) { return zone }
-        let hint = PipelineJSONReader.suggestion(for: name, among: TimeZone.knownTimeZoneIdentifiers)
+        let hint =
+            PipelineJSONReader.suggestion(for: name, among: TimeZone.knownTimeZoneIdentifiers)
             .map { " (did you mean '\($0)'?)" } ?? " (an IANA name such as Europe/Berlin)"
         reader.report("timeZone", "unknown time zone '\(name)'\(hint)")
         return nil
@@ -87,7 +92,9 @@ struct PipelineParser {
                 reportUnknownType(type, at: PipelineJSONReader.path("filters.types", index))
             }
         }
-        if let sources = object["sources"], let list = reader.strings(sources, at: "filters.sources", what: "source name") {
+        if let sources = object["sources"],
+            let list = reader.strings(sources, at: "filters.sources", what: "source name")
+        {
             filters.sources = Set(list.map(\.text))
         }
         for key in ["from", "to"] {
@@ -100,14 +107,17 @@ struct PipelineParser {
                 filters.to = text
             }
         }
-        if let from = filters.from, let to = filters.to, let first = filters.fromDay, let end = filters.toDay, first >= end {
+        if let from = filters.from, let to = filters.to, let first = filters.fromDay, let end = filters.toDay,
+            first >= end
+        {
             reader.report("filters.to", "\(to) must be after filters.from (\(from)): 'to' is exclusive")
         }
         return filters
     }
 
     mutating func reportUnknownType(_ type: String, at path: String) {
-        let hint = PipelineJSONReader.suggestion(for: type, among: PipelineTypes.all).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint =
+            PipelineJSONReader.suggestion(for: type, among: PipelineTypes.all).map { " (did you mean '\($0)'?)" } ?? ""
         reader.report(path, "unknown type '\(type)'\(hint)")
     }
 }
@@ -118,7 +128,8 @@ enum PipelineTypes {
     static let extra = [
         "HKWorkoutTypeIdentifier", "HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood",
     ]
-    static let all: [String] = (Array(TypeCatalog.quantityTypes.keys) + Array(TypeCatalog.categoryTypes.keys) + extra).sorted()
+    static let all: [String] = (Array(TypeCatalog.quantityTypes.keys) + Array(TypeCatalog.categoryTypes.keys) + extra)
+        .sorted()
 
     static func isKnown(_ type: String) -> Bool { TypeCatalog.isKnown(type) || extra.contains(type) }
 }

@@ -54,7 +54,9 @@ public struct PipelinePlan {
             job.databasePath = databasePath
             let summary = try job.run()
             let csvReport = try csv?.write(from: databasePath)
-            let page = try report.map { try HealthReport.write(databasePath: databasePath, to: $0.path, options: $0.options) }
+            let page = try report.map {
+                try HealthReport.write(databasePath: databasePath, to: $0.path, options: $0.options)
+            }
             return Result(summary: summary, csv: csvReport, report: page)
         }
         if report != nil {

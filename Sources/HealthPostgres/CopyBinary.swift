@@ -116,8 +116,9 @@ struct CopyBinaryReader {
     }
 
     static func int32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
-        Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-            | UInt32(bytes[offset + 3]))
+        Int32(
+            bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+                | UInt32(bytes[offset + 3]))
     }
 
     /// The fields of one row, read in order.

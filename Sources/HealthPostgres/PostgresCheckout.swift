@@ -69,7 +69,8 @@ enum PostgresCheckout {
     }
 
     private static func bind(
-        _ field: UnsafeRawBufferPointer?, type: PostgresSchema.SQLiteType, to statement: SQLiteStatement, at index: Int32
+        _ field: UnsafeRawBufferPointer?, type: PostgresSchema.SQLiteType, to statement: SQLiteStatement,
+        at index: Int32
     ) throws {
         guard let field else { return statement.bindNull(index) }
         switch type {

@@ -25,7 +25,8 @@ public struct PostgresDestination: Sendable, Equatable {
         guard !person.trimmingCharacters(in: .whitespaces).isEmpty, person.utf8.count <= 200,
             !person.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw OptionValueError(message: "The value '\(person)' is invalid for '--person <id>' (1–200 printable characters)")
+            throw OptionValueError(
+                message: "The value '\(person)' is invalid for '--person <id>' (1–200 printable characters)")
         }
     }
 }

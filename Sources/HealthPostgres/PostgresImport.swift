@@ -70,7 +70,9 @@ package struct PostgresImport {
             try alsoWrite?(copy.path)
             try session.commit()
             // The data is committed: a copy that cannot be kept is only not kept.
-            if let kept, !hadData, (try? PostgresWorkingCopies.keep(kept)) == nil { PostgresWorkingCopies.discard(kept) }
+            if let kept, !hadData, (try? PostgresWorkingCopies.keep(kept)) == nil {
+                PostgresWorkingCopies.discard(kept)
+            }
             succeeded = true
             summary.seconds = ImportSummary.seconds(clock.now - started)
             return summary
@@ -107,7 +109,8 @@ package struct PostgresImport {
         }
         do {
             if hadData, let kept = copy.kept,
-                try PostgresWorkingCopies.isCurrent(kept, session: session, scratch: workspace.directory + "/server.sqlite")
+                try PostgresWorkingCopies.isCurrent(
+                    kept, session: session, scratch: workspace.directory + "/server.sqlite")
             {
                 try PostgresWorkingCopies.reuse(kept)
                 copy.path = kept

@@ -36,7 +36,8 @@ enum PostgresPublish {
         to connection: PostgresConnection, person: String
     ) throws -> Int {
         let key = table.hasOwnKey ? [] : ["rowid"]
-        var sql = "SELECT " + (key + table.table.columnNames.map { "\"\($0)\"" }).joined(separator: ", ")
+        var sql =
+            "SELECT " + (key + table.table.columnNames.map { "\"\($0)\"" }).joined(separator: ", ")
             + " FROM \"\(table.table.name)\""
         if let condition { sql += " WHERE " + condition }
         let select = try database.prepare(sql)

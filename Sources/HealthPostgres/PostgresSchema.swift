@@ -100,8 +100,11 @@ package enum PostgresSchema {
     /// the sample tables' (person, type, start_date) doubled the time of a COPY). The compact sample tables get
     /// one on (person, type_id, start_date), which the sample views' filters on `type` and `start_date` reach
     /// through `type_names`. Indexes that only serve the importer's own lookups are left out.
-    package static let indexes: [String] = Schema.compactTables.map(\.table).filter { $0.columnNames.contains("type_id") }
-        .map { "CREATE INDEX \($0.name)_person_type_start ON \(name).\($0.name) USING brin (person, type_id, start_date)" }
+    package static let indexes: [String] =
+        Schema.compactTables.map(\.table).filter { $0.columnNames.contains("type_id") }
+        .map {
+            "CREATE INDEX \($0.name)_person_type_start ON \(name).\($0.name) USING brin (person, type_id, start_date)"
+        }
         + Schema.indexes.compactMap { sql in
             let importerOnly: Set = ["workouts_identity", "correlations_identity", "sync_identifiers_row"]
             // `CREATE INDEX <index> ON <table>(<columns>)`

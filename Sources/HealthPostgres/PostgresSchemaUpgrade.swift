@@ -45,7 +45,8 @@ enum PostgresSchemaUpgrade {
     static func fromVersion3(_ connection: PostgresConnection) throws {
         // The views over the old tables (not CASCADE: a view of a DBA's own on them stops the upgrade, named).
         try connection.execute(
-            "DROP VIEW IF EXISTS " + ["all_quantity_samples", "sleep", "daily_rollups", "workout_overview"]
+            "DROP VIEW IF EXISTS "
+                + ["all_quantity_samples", "sleep", "daily_rollups", "workout_overview"]
                 .map { "\(name).\($0)" }.joined(separator: ", "))
         let added = Schema.dictionaryTables.map(\.name) + Schema.compactTables.map(\.table.name)
         for table in PostgresSchema.tables where added.contains(table.table.name) {
@@ -139,7 +140,8 @@ enum PostgresSchemaUpgrade {
 
     /// The fixed ids of the tables that own metadata, as a relation `fixed (id, name)`.
     static var fixedParentTables: String {
-        "(VALUES " + Schema.metadataParents.enumerated().map { "(\($0.offset + 1), '\($0.element)')" }
+        "(VALUES "
+            + Schema.metadataParents.enumerated().map { "(\($0.offset + 1), '\($0.element)')" }
             .joined(separator: ", ") + ") AS fixed (id, name)"
     }
 

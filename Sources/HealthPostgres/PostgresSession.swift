@@ -127,7 +127,8 @@ final class PostgresSession {
         throw ImportError(
             .locked,
             "person \(destination.person) is being imported by \(who); waited \(Int(timeoutSeconds)) s",
-            file: destination.displayName, hint: "imports of the same person take turns: try again later, or --wait longer")
+            file: destination.displayName,
+            hint: "imports of the same person take turns: try again later, or --wait longer")
     }
 
     func personHasData() throws -> Bool {

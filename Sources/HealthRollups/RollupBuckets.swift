@@ -120,7 +120,8 @@ struct RollupBucketStore {
         while cursor < to {
             let bucket = clock.bucket(containing: cursor)
             let pieceEnd = min(bucket.end, to)
-            open[index(start: bucket.start, end: bucket.end)].addSeconds(pieceEnd - cursor, value: value, source: source)
+            open[index(start: bucket.start, end: bucket.end)].addSeconds(
+                pieceEnd - cursor, value: value, source: source)
             cursor = pieceEnd
         }
     }

@@ -35,8 +35,10 @@ public struct RollupEngine: Sendable {
     /// Reused per stretch: (value id, latest end) of the winning source's active samples.
     private var stretchValues: [(value: Int32, end: Int64)] = []
 
-    public init(typeIdentifier: String, kind: TypeCatalog.SampleKind, periods: [RollupPeriod] = RollupPeriod.allCases,
-                timeZone: TimeZone) {
+    public init(
+        typeIdentifier: String, kind: TypeCatalog.SampleKind, periods: [RollupPeriod] = RollupPeriod.allCases,
+        timeZone: TimeZone
+    ) {
         self.typeIdentifier = typeIdentifier
         self.kind = kind
         // A period asked for twice would emit every row twice.
@@ -87,9 +89,11 @@ public struct RollupEngine: Sendable {
     }
 
     /// Rolls up a whole sequence; for tests and small inputs.
-    public static func rollUp(_ samples: some Sequence<RollupSample>, typeIdentifier: String,
-                              kind: TypeCatalog.SampleKind, periods: [RollupPeriod] = RollupPeriod.allCases,
-                              timeZone: TimeZone) throws(RollupError) -> [RollupRow] {
+    public static func rollUp(
+        _ samples: some Sequence<RollupSample>, typeIdentifier: String,
+        kind: TypeCatalog.SampleKind, periods: [RollupPeriod] = RollupPeriod.allCases,
+        timeZone: TimeZone
+    ) throws(RollupError) -> [RollupRow] {
         var engine = RollupEngine(typeIdentifier: typeIdentifier, kind: kind, periods: periods, timeZone: timeZone)
         var rows: [RollupRow] = []
         for sample in samples { try engine.add(sample) { rows.append($0) } }
@@ -185,13 +189,17 @@ public struct RollupEngine: Sendable {
         }
     }
 
-    private static func emitRows(of bucket: RollupBucket, clock: PeriodClock, kind: TypeCatalog.SampleKind,
-                                 sources: RollupSourceTable, values: RollupValueTable, _ emit: (RollupRow) -> Void) {
+    private static func emitRows(
+        of bucket: RollupBucket, clock: PeriodClock, kind: TypeCatalog.SampleKind,
+        sources: RollupSourceTable, values: RollupValueTable, _ emit: (RollupRow) -> Void
+    ) {
         let label = clock.label(start: bucket.start)
         let names = kind == .category ? [] : sources.sortedNames(bucket.sources)
         func row(_ statistic: String, _ value: Double) {
-            emit(RollupRow(period: clock.period, label: label, periodStart: bucket.start, statistic: statistic,
-                           value: value, sources: names))
+            emit(
+                RollupRow(
+                    period: clock.period, label: label, periodStart: bucket.start, statistic: statistic,
+                    value: value, sources: names))
         }
         switch kind {
         case .cumulative:
@@ -204,9 +212,11 @@ public struct RollupEngine: Sendable {
         case .category:
             let filled = bucket.seconds.indices.filter { bucket.seconds[$0] > 0 }
             for value in filled.sorted(by: { values.statistics[$0] < values.statistics[$1] }) {
-                emit(RollupRow(period: clock.period, label: label, periodStart: bucket.start,
-                               statistic: values.statistics[value], value: Double(bucket.seconds[value]) / 3600,
-                               sources: sources.sortedNames(bucket.valueSources[value])))
+                emit(
+                    RollupRow(
+                        period: clock.period, label: label, periodStart: bucket.start,
+                        statistic: values.statistics[value], value: Double(bucket.seconds[value]) / 3600,
+                        sources: sources.sortedNames(bucket.valueSources[value])))
             }
         }
     }

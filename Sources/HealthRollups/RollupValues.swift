@@ -12,7 +12,9 @@ public struct RollupSample: Sendable, Equatable {
     /// From `SourcePriority.sourceClass`: smaller is better.
     public var sourceClass: Int
 
-    public init(start: Int64, end: Int64, value: Double = 0, category: String? = nil, sourceName: String, sourceClass: Int) {
+    public init(
+        start: Int64, end: Int64, value: Double = 0, category: String? = nil, sourceName: String, sourceClass: Int
+    ) {
         self.start = start
         self.end = end
         self.value = value
@@ -36,7 +38,9 @@ public struct RollupRow: Sendable, Equatable {
     /// hours), sorted by Unicode scalars, without repeats.
     public var sources: [String]
 
-    public init(period: RollupPeriod, label: String, periodStart: Int64, statistic: String, value: Double, sources: [String]) {
+    public init(
+        period: RollupPeriod, label: String, periodStart: Int64, statistic: String, value: Double, sources: [String]
+    ) {
         self.period = period
         self.label = label
         self.periodStart = periodStart

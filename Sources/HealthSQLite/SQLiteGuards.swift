@@ -54,7 +54,8 @@ package struct SQLiteAccess: Sendable, CustomStringConvertible {
         self.database = database
     }
 
-    init(code: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?) {
+    init(code: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?)
+    {
         let firstText = first.map { String(cString: $0) }
         let secondText = second.map { String(cString: $0) }
         self.database = database.map { String(cString: $0) }

@@ -78,7 +78,11 @@ public final class SQLiteStatement {
     @inline(__always) public func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
 
     @inline(__always) public func bind(_ index: Int32, _ value: Double?) {
-        if let value, value.isFinite { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+        if let value, value.isFinite {
+            sqlite3_bind_double(handle, index, value)
+        } else {
+            sqlite3_bind_null(handle, index)
+        }
     }
 
     @inline(__always) public func bind(_ index: Int32, _ value: String?) {
@@ -199,7 +203,11 @@ public final class SQLiteStatement {
     package func bind(_ index: Int32, bytes: UnsafeRawBufferPointer, asBlob: Bool) {
         // An empty buffer may have no address, and a nil pointer would bind NULL instead of an empty value.
         if bytes.isEmpty {
-            if asBlob { sqlite3_bind_zeroblob(handle, index, 0) } else { sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT) }
+            if asBlob {
+                sqlite3_bind_zeroblob(handle, index, 0)
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
+            }
         } else if asBlob {
             sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
         } else {

@@ -71,7 +71,8 @@ public struct UnitStage: ExportStage {
         if unit == target { return }
         guard let converter = conversions.converter(from: unit, to: target) else {
             sample.flags.insert(.unitNotConvertible)
-            problems["records whose unit does not convert to the type's unit (kept as exported): \(unit)", default: 0] += 1
+            problems[
+                "records whose unit does not convert to the type's unit (kept as exported): \(unit)", default: 0] += 1
             return
         }
         sample.rawValue = value
@@ -133,7 +134,8 @@ public struct UnitStage: ExportStage {
     mutating func normalize(_ summary: inout ActivitySummary) {
         guard let unit = summary.activeEnergyBurnedUnit, unit != "kcal" else { return }
         guard let converter = conversions.converter(from: unit, to: "kcal") else {
-            problems["activity summaries whose energy unit does not convert (kept as exported): \(unit)", default: 0] += 1
+            problems["activity summaries whose energy unit does not convert (kept as exported): \(unit)", default: 0] +=
+                1
             return
         }
         summary.rawActiveEnergyBurnedUnit = unit

@@ -13,9 +13,11 @@ struct CorrelationCandidates {
 
     init(_ connection: SQLiteConnection) throws {
         try connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS correlation_candidates (identity INTEGER PRIMARY KEY, link INTEGER NOT NULL)")
+            "CREATE TEMP TABLE IF NOT EXISTS correlation_candidates (identity INTEGER PRIMARY KEY, link INTEGER NOT NULL)"
+        )
         try connection.execute("DELETE FROM temp.correlation_candidates")
-        store = try connection.prepare("INSERT OR REPLACE INTO temp.correlation_candidates (identity, link) VALUES (?1, ?2)")
+        store = try connection.prepare(
+            "INSERT OR REPLACE INTO temp.correlation_candidates (identity, link) VALUES (?1, ?2)")
         find = try connection.prepare("SELECT link FROM temp.correlation_candidates WHERE identity = ?1")
     }
 

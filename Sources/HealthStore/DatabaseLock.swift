@@ -54,7 +54,8 @@ final class DatabaseLock {
                 let holder = Self.holder(descriptor).map { "pid \($0.pid)" } ?? "another process"
                 close(descriptor)
                 throw ImportError(
-                    .locked, "the database is locked by \(holder) (another healthetl run; waited "
+                    .locked,
+                    "the database is locked by \(holder) (another healthetl run; waited "
                         + "\(Int(timeoutSeconds.rounded())) s)",
                     file: databasePath, hint: "let it finish, or raise --wait")
             }

@@ -113,7 +113,8 @@ public struct DatabaseStatus: Codable, Sendable {
             var line = "    #\(run.id) \(run.startedAt ?? "?") \(run.outcome ?? "?")"
             if let exportDate = run.exportDate { line += ", export of \(exportDate)" }
             if let added = run.added {
-                line += ": +\(added) added, \(run.replaced ?? 0) replaced, -\(run.deleted ?? 0) deleted, "
+                line +=
+                    ": +\(added) added, \(run.replaced ?? 0) replaced, -\(run.deleted ?? 0) deleted, "
                     + "\(run.unchanged ?? 0) unchanged"
             }
             if let error = run.error { line += " — \(error)" }
@@ -141,7 +142,9 @@ extension DatabaseStatus.RunningImport: CustomStringConvertible {
 extension SQLiteSink {
     /// Recomputes every `local_date` of the database in `timeZone` and keeps it as the database's zone
     /// (`healthetl set-timezone`); no export needed. Returns the number of rows whose day changed.
-    public static func changeTimeZone(databasePath: String, to timeZone: TimeZone, lockTimeoutSeconds: Double) throws -> Int {
+    public static func changeTimeZone(databasePath: String, to timeZone: TimeZone, lockTimeoutSeconds: Double) throws
+        -> Int
+    {
         try StoredDatabase.requireFile(databasePath)
         let target = try SQLiteTarget(path: databasePath, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
         do {

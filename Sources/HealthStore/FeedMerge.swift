@@ -174,7 +174,10 @@ extension SQLiteSink {
         } else {
             found = try connection.scalar(
                 "SELECT 1 FROM state_of_mind WHERE source_name = ?1 AND start_date IS ?2",
-                [.text(entry.source), entry.startDate.map { .text(TimestampFormatting.utcString($0.seconds)) } ?? .null])
+                [
+                    .text(entry.source),
+                    entry.startDate.map { .text(TimestampFormatting.utcString($0.seconds)) } ?? .null,
+                ])
         }
         return found != .null
     }
@@ -224,7 +227,9 @@ extension SQLiteSink {
         let type = TrackedTable.workoutType
         feedMerge.tables[type] = .workouts
         if let id = try feedMerge.identicalWorkout(identity) {
-            keepFeedRow(.workouts, id: id, type: workout.activityType, start: workout.startDate, end: workout.endDate, identity: identity)
+            keepFeedRow(
+                .workouts, id: id, type: workout.activityType, start: workout.startDate, end: workout.endDate,
+                identity: identity)
             feedMerge.kept[type, default: []].append(id)
             return false
         }
@@ -297,27 +302,36 @@ extension SQLiteSink {
                             + "nothing changed"] = 1
                 }
             }
-            if feedMerge.resent > 0 { report["feed rows sent again by a later file, replaced (earlier runs' in deleted_samples)"] = feedMerge.resent }
-            if feedMerge.duplicatesInFile > 0 { report["points given twice in one file (the later kept)"] = feedMerge.duplicatesInFile }
+            if feedMerge.resent > 0 {
+                report["feed rows sent again by a later file, replaced (earlier runs' in deleted_samples)"] =
+                    feedMerge.resent
+            }
+            if feedMerge.duplicatesInFile > 0 {
+                report["points given twice in one file (the later kept)"] = feedMerge.duplicatesInFile
+            }
             if !report.isEmpty { summary.stages["feed", default: [:]].merge(report, uniquingKeysWith: +) }
             return
         }
         guard let exportDate = summary.exportDate, previous.isActive else { return }
         var retired = 0
         for table in [TrackedTable.cumulative, .discrete, .category] {
-            for (type, count, earliest) in try remover.removeFeedRows(table, before: exportDate, reason: .feedSuperseded) {
+            for (type, count, earliest) in try remover.removeFeedRows(
+                table, before: exportDate, reason: .feedSuperseded)
+            {
                 ledger.countFeedReplaced(type: type, table: table, count: count, earliest: earliest)
                 previous.tables[table.rawValue].previousCount -= count
                 retired += count
             }
         }
         // Workouts, few, go one by one: statistics, events and metadata hang off them.
-        for id in try feedMerge.rows(.workouts, before: exportDate) where !previous.tables[TrackedTable.workouts.rawValue].seen.contains(id) {
+        for id in try feedMerge.rows(.workouts, before: exportDate)
+        where !previous.tables[TrackedTable.workouts.rawValue].seen.contains(id) {
             try removeFeedRow(.workouts, id: id, reason: .feedSuperseded)
             retired += 1
         }
         if retired > 0 {
-            summary.stages["feed", default: [:]]["feed rows this export covers, replaced by its own (in deleted_samples)"] = retired
+            summary.stages["feed", default: [:]][
+                "feed rows this export covers, replaced by its own (in deleted_samples)"] = retired
         }
     }
 }

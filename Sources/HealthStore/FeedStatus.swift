@@ -22,7 +22,8 @@ public struct FeedCoverage: Codable, Sendable, Equatable {
                 "SELECT coalesce(end_date, start_date) FROM \"\(table)\" WHERE origin = 1 ORDER BY start_date DESC LIMIT 1"
             ).text
             if let end, end > (coverage.feedThrough ?? "") { coverage.feedThrough = end }
-            coverage.feedRows += try connection.scalar("SELECT count(*) FROM \"\(table)\" WHERE origin = 1").integer ?? 0
+            coverage.feedRows +=
+                try connection.scalar("SELECT count(*) FROM \"\(table)\" WHERE origin = 1").integer ?? 0
         }
         return coverage
     }

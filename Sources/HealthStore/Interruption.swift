@@ -103,7 +103,8 @@ public enum Interruption {
     private static func isIgnored(_ signalNumber: Int32) -> Bool {
         var current = sigaction()
         guard sigaction(signalNumber, nil, &current) == 0 else { return false }
-        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     static func signalName(_ signal: Int32) -> String {

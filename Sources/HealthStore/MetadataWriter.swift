@@ -81,7 +81,9 @@ struct BeatWriter {
             statement.bind(first + sampleID, id)
             statement.bind(first + seq, sequence)
             statement.bind(first + bpm, beat.bpm)
-            if let seconds = beat.seconds { statement.bind(first + time, Centiseconds.of(seconds)) } else {
+            if let seconds = beat.seconds {
+                statement.bind(first + time, Centiseconds.of(seconds))
+            } else {
                 statement.bindNull(first + time)
             }
             statement.bind(first + rawTime, beat.rawTime)
@@ -116,7 +118,9 @@ struct RoutePointWriter {
                 let point = chunk[row]
                 statement.bind(first + routeID, id)
                 statement.bind(first + seq, chunkStart + row)
-                if let seconds = point.time { statement.bind(first + time, Centiseconds.of(seconds)) } else {
+                if let seconds = point.time {
+                    statement.bind(first + time, Centiseconds.of(seconds))
+                } else {
                     statement.bindNull(first + time)
                 }
                 statement.bind(first + latitude, point.latitude)

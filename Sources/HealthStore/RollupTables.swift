@@ -182,7 +182,8 @@ enum RollupTables {
             SELECT unixepoch(start_date), unixepoch(coalesce(end_date, start_date)), valence_percent, source_name
             FROM state_of_mind WHERE valence_percent IS NOT NULL AND start_date IS NOT NULL ORDER BY start_date
             """)
-        var engine = RollupEngine(typeIdentifier: "StateOfMind", kind: .discrete, periods: options.periods, timeZone: timeZone)
+        var engine = RollupEngine(
+            typeIdentifier: "StateOfMind", kind: .discrete, periods: options.periods, timeZone: timeZone)
         var output = RollupWorker.Output(type: "StateOfMind", kind: .discrete, unit: "%", keepFrom: .min, rows: [])
         try entries.forEachRow { row in
             let sample = RollupSample(

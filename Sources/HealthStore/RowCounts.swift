@@ -59,7 +59,9 @@ struct RowCounts {
     /// By table name, leaving out tables no row was written to (the summary's `rows`).
     var byName: [String: Int] {
         var result: [String: Int] = [:]
-        for table in WrittenTable.allCases where counts[table.rawValue] != 0 { result[table.name] = counts[table.rawValue] }
+        for table in WrittenTable.allCases where counts[table.rawValue] != 0 {
+            result[table.name] = counts[table.rawValue]
+        }
         return result
     }
 }

@@ -152,8 +152,10 @@ struct RowRemover {
                 + "AND start_date < ?1 GROUP BY type ORDER BY type", [.text(date)]
         ).map { (type: $0[0].text ?? "", count: Int($0[1].integer ?? 0), earliest: $0[2].integer) }
         guard !counts.isEmpty else { return [] }
-        try connection.prepare(Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3 ORDER BY id", returning: false))
-            .run([.integer(runID), .text(reason.rawValue), .text(date)])
+        try connection.prepare(
+            Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3 ORDER BY id", returning: false)
+        )
+        .run([.integer(runID), .text(reason.rawValue), .text(date)])
         try connection.prepare(
             "DELETE FROM metadata_rows WHERE parent_table_id = \(MetadataParent(table).rawValue) AND parent_id IN "
                 + "(SELECT id FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1)"

@@ -17,7 +17,8 @@ extension SQLiteSink {
 
     func writeDocument(_ document: StoredDocument) throws {
         let limit = connection.lengthLimit
-        let rowBytes = document.size.addingReportingOverflow(UInt64(document.name.utf8.count + Self.documentRowOverhead))
+        let rowBytes = document.size.addingReportingOverflow(
+            UInt64(document.name.utf8.count + Self.documentRowOverhead))
         guard !rowBytes.overflow, rowBytes.partialValue <= UInt64(limit) else {
             warn(
                 .documentNotStored(

@@ -11,7 +11,8 @@ extension SQLiteSink {
         ]
         func value(_ name: String) -> SQLiteValue { real(summary.values.first { $0.name == name }?.value) }
         let others = summary.values.filter { !known.contains($0.name) }
-        let otherJSON: SQLiteValue = others.isEmpty ? .null : .text(JSONText.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
+        let otherJSON: SQLiteValue =
+            others.isEmpty ? .null : .text(JSONText.json(Dictionary(others, uniquingKeysWith: { a, _ in a })))
         try statements.summary.run([
             "id": .integer(ids.summary),
             "date": text(summary.date),
@@ -92,7 +93,8 @@ extension SQLiteSink {
             "attributes_json": .text(JSONText.json(prescription.attributes)),
             "right_eye_json": eye("RightEye"),
             "left_eye_json": eye("LeftEye"),
-            "attachments_json": prescription.attachments.isEmpty ? .null : .text(JSONText.json(prescription.attachments)),
+            "attachments_json": prescription.attachments.isEmpty
+                ? .null : .text(JSONText.json(prescription.attachments)),
         ])
         count(.visionPrescriptions)
         try writeMetadata(prescription.metadata, parent: .visionPrescriptions, id: ids.vision)
@@ -113,7 +115,8 @@ extension SQLiteSink {
             "id": .integer(ids.ecg),
             "file_name": .text(recording.fileName),
             "recorded_date": instantText(recording.recordedDate),
-            "utc_offset": recording.recordedDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) } ?? .null,
+            "utc_offset": recording.recordedDate.map { .text(TimestampFormatting.offsetString($0.offsetSeconds)) }
+                ?? .null,
             "local_date": day,
             "classification": text(recording.classification),
             "symptoms": text(recording.symptoms),

@@ -91,7 +91,8 @@ extension SQLiteSink {
     func loadPreviousState() throws {
         previous.isActive = true
         func maxID(_ table: String, stored: String? = nil) throws -> Int64 {
-            guard case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(stored ?? table)\"")
+            guard
+                case .integer(let id) = try connection.scalar("SELECT coalesce(max(id), 0) FROM \"\(stored ?? table)\"")
             else { return 0 }
             // Never below the highest id ever given out: a deleted row's id stays its own (deleted_samples
             // and the user's own tables may refer to it), even when it was the table's last row.

@@ -10,10 +10,12 @@ extension SQLiteSink {
         case .workout(let workout): try writeWorkout(workout)
         case .header(_, let exportDate): try checkExportDate(exportDate)  // the rest goes to import_runs
         case .characteristics(let me):
-            for (key, value) in me.attributes { try statements.me.run([
-                "key": .text(key),
-                "value": .text(value),
-            ]) }
+            for (key, value) in me.attributes {
+                try statements.me.run([
+                    "key": .text(key),
+                    "value": .text(value),
+                ])
+            }
             count(.me, me.attributes.count)
         case .activitySummary(let summary): try writeActivitySummary(summary)
         case .clinicalRecord(let record): try writeClinicalRecord(record)
@@ -88,7 +90,8 @@ extension SQLiteSink {
             switch try matchSample(tracked, typeID: typeID, start: sample.startDate, identity: identity, duplicates) {
             case .matched(let id):
                 ledger.countUnchanged(
-                    tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate)
+                    tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
+                    creation: sample.creationDate)
                 return (tracked, id)
             case .duplicate:
                 drops.add(.exactDuplicate)
@@ -136,7 +139,8 @@ extension SQLiteSink {
         identity = stored
         count(WrittenTable(tracked))
         ledger.countInserted(
-            tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate, creation: sample.creationDate,
+            tracked, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
+            creation: sample.creationDate,
             replacing: replacing)
         if let sync { try rememberSync(source: sample.source.name, key: sync, table: .samples(tracked), id: id) }
         try writeMetadata(sample.metadata, parent: MetadataParent(tracked), id: id)
@@ -168,7 +172,8 @@ extension SQLiteSink {
     /// Removes the row a higher sync version replaces; returns whether it was an earlier run's row (then it
     /// is archived as `replaced`, and the new row counts as a replacement rather than an addition).
     func replaceSample(table synced: SyncedTable, id: Int64) throws -> Bool {
-        guard case .samples(let table) = synced, let removed = try remover.remove(table, id: id, reason: .replaced, previous: &previous)
+        guard case .samples(let table) = synced,
+            let removed = try remover.remove(table, id: id, reason: .replaced, previous: &previous)
         else { return false }
         ledger.uncount(removed, table: table)
         if !removed.wasPrevious {

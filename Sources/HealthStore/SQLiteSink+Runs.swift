@@ -21,7 +21,8 @@ extension SQLiteSink {
         var only: [String: RollupTables.Refresh]?
         if !full {
             only = [:]
-            for (type, change) in ledger.changes where change.changed && change.table != "workouts" && change.table != "correlations" {
+            for (type, change) in ledger.changes
+            where change.changed && change.table != "workouts" && change.table != "correlations" {
                 let from = change.earliestChange == Int64.min ? Int64.min : change.earliestChange - 32 * 86_400
                 // Twice the longest span: a sample that overlaps one reaching into the rebuilt periods (and so
                 // competes with it for the same stretch) starts no earlier than that.
@@ -77,7 +78,9 @@ extension SQLiteSink {
             throw runError(error)
         }
         try target.commit(compact: upgradedSchema)
-        if let failure = target.compactionFailure { summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1 }
+        if let failure = target.compactionFailure {
+            summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1
+        }
         return summary
     }
 }

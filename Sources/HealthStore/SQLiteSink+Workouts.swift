@@ -8,7 +8,8 @@ extension SQLiteSink {
         if let existing = try matchNested(.correlations, identity: identity) {
             try markChildrenSeen(ofCorrelation: existing)
             ledger.countUnchanged(
-                .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
+                .correlations, type: correlation.type, identity: identity, start: correlation.startDate,
+                end: correlation.endDate,
                 creation: correlation.creationDate)
             return
         }
@@ -24,7 +25,8 @@ extension SQLiteSink {
             ])
         count(.correlations)
         ledger.countInserted(
-            .correlations, type: correlation.type, identity: identity, start: correlation.startDate, end: correlation.endDate,
+            .correlations, type: correlation.type, identity: identity, start: correlation.startDate,
+            end: correlation.endDate,
             creation: correlation.creationDate, replacing: false)
         try writeMetadata(correlation.metadata, parent: .correlations, id: id)
         for (child, identity) in zip(correlation.children, childIdentities) {
@@ -51,7 +53,8 @@ extension SQLiteSink {
         if options.feed, try !placeFeedWorkout(workout, identity: identity) { return }  // FeedMerge.swift
         if try matchNested(.workouts, identity: identity) != nil {
             ledger.countUnchanged(
-                .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
+                .workouts, type: workout.activityType, identity: identity, start: workout.startDate,
+                end: workout.endDate,
                 creation: workout.creationDate)
             return
         }
@@ -64,7 +67,8 @@ extension SQLiteSink {
         try statements.workout.run(
             columns: header + [
                 ("duration", real(workout.duration)), ("duration_unit", text(workout.durationUnit)),
-                ("total_distance", real(workout.totalDistance)), ("total_distance_unit", text(workout.totalDistanceUnit)),
+                ("total_distance", real(workout.totalDistance)),
+                ("total_distance_unit", text(workout.totalDistanceUnit)),
                 ("total_energy_burned", real(workout.totalEnergyBurned)),
                 ("total_energy_burned_unit", text(workout.totalEnergyBurnedUnit)),
                 ("raw_total_distance", real(workout.rawTotalDistance?.value)),
@@ -178,7 +182,8 @@ extension SQLiteSink {
     func markChildrenSeen(ofCorrelation id: Int64) throws {
         for link in try lookups.correlationChildren.rows([.integer(id)]) {
             guard let name = link[0].text, let table = TrackedTable(name: name), case .integer(let childID) = link[1],
-                previous.tables[table.rawValue].isPrevious(childID), previous.tables[table.rawValue].seen.insert(childID),
+                previous.tables[table.rawValue].isPrevious(childID),
+                previous.tables[table.rawValue].seen.insert(childID),
                 let row = try lookups.typeAndIdentity[table.rawValue].rows([.integer(childID)]).first,
                 case .integer(let identity) = row[1]
             else { continue }

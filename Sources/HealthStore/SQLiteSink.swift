@@ -129,7 +129,6 @@ public final class SQLiteSink {
         }
     }
 
-
     /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
     /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
     /// version 3 added (the run then fills it). Returns whether the database
@@ -199,19 +198,27 @@ public final class SQLiteSink {
         var summary = summary
         do {
             try finishFeedMerge(&summary)  // Health Auto Export feed (FeedMerge.swift)
-            if !options.feed { try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger) }
+            if !options.feed {
+                try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger)
+            }
             ledger.flush()
-            summary.changes = ledger.changes.filter { $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0 }
+            summary.changes = ledger.changes.filter {
+                $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0
+            }
             try connection.execute("DELETE FROM workout_duplicates")
             let linked = try linkProbableDuplicateWorkouts()
-            if linked > 0 { summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked }
+            if linked > 0 {
+                summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked
+            }
             try WorkoutTotals.fill(connection)
             try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: true)
             try DataTypesTable.rebuild(connection)
             summary.timeZone = timeZone.identifier
             try rebuildRollups(into: &summary, full: try needsFullRollups())
             // A feed run sees only part of each type: its fingerprints would not be the type's (FeedMerge.swift).
-            if !options.feed { try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope) }
+            if !options.feed {
+                try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope)
+            }
             try runs.writeRun(summary)
             try runs.writeChanges(ledger.changes)
             try runs.writeSetting("time_zone", timeZone.identifier)
@@ -225,7 +232,9 @@ public final class SQLiteSink {
             throw runError(error)
         }
         let logLeft = try target.commit(compact: upgradedSchema || mostlyFreeSpace)
-        if let failure = target.compactionFailure { summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1 }
+        if let failure = target.compactionFailure {
+            summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1
+        }
         if logLeft > 0 {
             let name = (target.path as NSString).lastPathComponent
             summary.warnings[StoreWarning.logNotEmptied(databaseName: name).summaryKey] = Int(logLeft)

@@ -61,7 +61,8 @@ package final class SQLiteTarget {
             throw ImportError(.output, "cannot open the database: \(error)", file: path)
         }
         connection.setBusyTimeout(milliseconds: lockTimeoutMilliseconds)
-        Interruption.watch(connection: connection, lockPath: DatabaseLock.path(of: path), temporaryPath: isNew ? workingPath : nil)
+        Interruption.watch(
+            connection: connection, lockPath: DatabaseLock.path(of: path), temporaryPath: isNew ? workingPath : nil)
         do {
             if isNew {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.

@@ -70,7 +70,11 @@ struct SampleRowWriter {
             statement.bindNull(unit)
             // Stored only where it differs from `value`; the view shows `value` otherwise.
             let raw = sample.rawTextValue ?? sample.textValue
-            if raw != nil, raw != sample.textValue { statement.bind(rawValue, raw) } else { statement.bindNull(rawValue) }
+            if raw != nil, raw != sample.textValue {
+                statement.bind(rawValue, raw)
+            } else {
+                statement.bindNull(rawValue)
+            }
             statement.bindNull(rawUnit)
         } else {
             statement.bind(value, sample.value)

@@ -95,7 +95,8 @@ extension Schema {
             doc: "The sample types of the compact sample tables, by id.",
             columns: [
                 column("id", "INTEGER PRIMARY KEY", ""),
-                column("type", "TEXT NOT NULL UNIQUE", "The HealthKit identifier (`HKQuantityTypeIdentifierStepCount`)."),
+                column(
+                    "type", "TEXT NOT NULL UNIQUE", "The HealthKit identifier (`HKQuantityTypeIdentifierStepCount`)."),
             ]),
         SchemaTable(
             name: "metadata_keys",
@@ -175,19 +176,22 @@ extension Schema {
                 ],
                 constraints: ["UNIQUE (type_id, start_date, identity)"]),
             select: { d in
-                let sourceName = d.lookupsAsJoins
-                    ? "s.name" : "(SELECT s.name FROM \(d.table("sources")) AS s WHERE s.id = r.source_id\(d.samePerson("s", "r")))"
-                let sourceJoin = d.lookupsAsJoins
+                let sourceName =
+                    d.lookupsAsJoins
+                    ? "s.name"
+                    : "(SELECT s.name FROM \(d.table("sources")) AS s WHERE s.id = r.source_id\(d.samePerson("s", "r")))"
+                let sourceJoin =
+                    d.lookupsAsJoins
                     ? "\n    LEFT JOIN \(d.table("sources")) AS s ON s.id = r.source_id\(d.samePerson("s", "r"))" : ""
                 return """
-                SELECT \(d.personColumn("r"))r.id, t.type, r.source_id, \(sourceName) AS source_name,
-                       r.start_date, \(d.instantText("r.end_seconds")) AS end_date,
-                       \(d.instantText("r.creation_seconds")) AS creation_date,
-                       \(d.offsetText("r.utc_offset_seconds")) AS utc_offset, r.local_date, r.value, r.unit,
-                       coalesce(r.raw_value, r.value) AS raw_value, coalesce(r.raw_unit, r.unit) AS raw_unit, r.flags,
-                       r.xml_line, r.identity, r.origin
-                FROM \(d.table(name)) AS r LEFT JOIN \(d.table("type_names")) AS t ON t.id = r.type_id\(d.samePerson("t", "r"))\(sourceJoin)
-                """
+                    SELECT \(d.personColumn("r"))r.id, t.type, r.source_id, \(sourceName) AS source_name,
+                           r.start_date, \(d.instantText("r.end_seconds")) AS end_date,
+                           \(d.instantText("r.creation_seconds")) AS creation_date,
+                           \(d.offsetText("r.utc_offset_seconds")) AS utc_offset, r.local_date, r.value, r.unit,
+                           coalesce(r.raw_value, r.value) AS raw_value, coalesce(r.raw_unit, r.unit) AS raw_unit, r.flags,
+                           r.xml_line, r.identity, r.origin
+                    FROM \(d.table(name)) AS r LEFT JOIN \(d.table("type_names")) AS t ON t.id = r.type_id\(d.samePerson("t", "r"))\(sourceJoin)
+                    """
             })
     }
 

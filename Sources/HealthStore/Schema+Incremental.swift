@@ -7,7 +7,8 @@ extension Schema {
                 + "fingerprint a run finds unchanged is not written at all, so `export_date` is the export its "
                 + "current content came from.",
             columns: [
-                column("type", "TEXT PRIMARY KEY", "The HealthKit identifier (`HKWorkoutTypeIdentifier` for workouts)."),
+                column(
+                    "type", "TEXT PRIMARY KEY", "The HealthKit identifier (`HKWorkoutTypeIdentifier` for workouts)."),
                 column("row_table", "TEXT NOT NULL", "Where its rows are."),
                 column("row_count", "INTEGER NOT NULL", "Rows of the type in the database."),
                 column("newest_end_date", "TEXT", "Latest `end_date` among them, UTC."),

@@ -11,10 +11,14 @@ extension Schema {
                 + "with a leading \"Distance\" moved to the end (Cycling Distance) and a leading \"Dietary\" "
                 + "dropped (Protein).",
             columns: [
-                column("type", "TEXT NOT NULL", "The identifier as exported (`HKQuantityTypeIdentifierStepCount`, "
-                    + "`HKWorkoutActivityTypeRunning`)."),
-                column("display_name", "TEXT NOT NULL", "What the Health app calls it (`Step Count`, `Heart Rate "
-                    + "Variability`, `Sleep`, `Running`)."),
+                column(
+                    "type", "TEXT NOT NULL",
+                    "The identifier as exported (`HKQuantityTypeIdentifierStepCount`, "
+                        + "`HKWorkoutActivityTypeRunning`)."),
+                column(
+                    "display_name", "TEXT NOT NULL",
+                    "What the Health app calls it (`Step Count`, `Heart Rate "
+                        + "Variability`, `Sleep`, `Running`)."),
                 column(
                     "kind", "TEXT NOT NULL",
                     "`cumulative` (sum it), `discrete` (average it), `category`, `correlation`, or `workout` (an "
@@ -208,22 +212,23 @@ extension Schema {
 
     /// Indexes for the common queries (children by parent). One type over a date range is served by the
     /// sample tables' UNIQUE (type, start_date, identity).
-    public static let indexes: [String] = [
-        "CREATE INDEX metadata_rows_parent ON metadata_rows(parent_table_id, parent_id)",
-        "CREATE INDEX hrv_beat_rows_sample ON hrv_beat_rows(sample_id)",
-        "CREATE INDEX route_point_rows_route ON route_point_rows(route_id, seq)",
-        "CREATE INDEX workouts_start ON workouts(start_date)",
-        // For workout_overview: a workout's statistics and routes.
-        "CREATE INDEX workout_statistics_workout ON workout_statistics(workout_id)",
-        "CREATE INDEX workout_routes_workout ON workout_routes(workout_id)",
-        "CREATE INDEX correlation_samples_correlation ON correlation_samples(correlation_id)",
-        // For re-imports: finding a workout or correlation by identity, and what hangs off a deleted row.
-        "CREATE INDEX workouts_identity ON workouts(identity)",
-        "CREATE INDEX correlations_identity ON correlations(identity)",
-        "CREATE INDEX correlation_samples_sample ON correlation_samples(sample_table, sample_id)",
-        "CREATE INDEX sync_identifiers_row ON sync_identifiers(row_table, row_id)",
-        "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
-        "CREATE INDEX rollups_period ON rollups(period, label)",
-        "CREATE INDEX rollups_type ON rollups(type, period_start)",
-    ] + FeedSchema.indexes
+    public static let indexes: [String] =
+        [
+            "CREATE INDEX metadata_rows_parent ON metadata_rows(parent_table_id, parent_id)",
+            "CREATE INDEX hrv_beat_rows_sample ON hrv_beat_rows(sample_id)",
+            "CREATE INDEX route_point_rows_route ON route_point_rows(route_id, seq)",
+            "CREATE INDEX workouts_start ON workouts(start_date)",
+            // For workout_overview: a workout's statistics and routes.
+            "CREATE INDEX workout_statistics_workout ON workout_statistics(workout_id)",
+            "CREATE INDEX workout_routes_workout ON workout_routes(workout_id)",
+            "CREATE INDEX correlation_samples_correlation ON correlation_samples(correlation_id)",
+            // For re-imports: finding a workout or correlation by identity, and what hangs off a deleted row.
+            "CREATE INDEX workouts_identity ON workouts(identity)",
+            "CREATE INDEX correlations_identity ON correlations(identity)",
+            "CREATE INDEX correlation_samples_sample ON correlation_samples(sample_table, sample_id)",
+            "CREATE INDEX sync_identifiers_row ON sync_identifiers(row_table, row_id)",
+            "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
+            "CREATE INDEX rollups_period ON rollups(period, label)",
+            "CREATE INDEX rollups_type ON rollups(type, period_start)",
+        ] + FeedSchema.indexes
 }

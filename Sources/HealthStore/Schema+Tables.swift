@@ -36,7 +36,8 @@ extension Schema {
                 column(
                     "number", "REAL",
                     "The number of a `<number> <unit>` or plain numeric value, converted to a standard unit (m, kg, s, "
-                        + "degC, kcal, m/s, …) when the unit is known; `HKWeatherHumidity` written ×100 is divided back."),
+                        + "degC, kcal, m/s, …) when the unit is known; `HKWeatherHumidity` written ×100 is divided back."
+                ),
                 column("number_unit", "TEXT", "The unit of `number`, when the value had one."),
             ]),
         SchemaTable(
@@ -72,7 +73,8 @@ extension Schema {
             doc: "Which samples belong to which correlation.",
             columns: [
                 column("correlation_id", "INTEGER NOT NULL REFERENCES correlations(id)", ""),
-                column("sample_table", "TEXT NOT NULL", "`cumulative_samples`, `discrete_samples` or `category_samples`."),
+                column(
+                    "sample_table", "TEXT NOT NULL", "`cumulative_samples`, `discrete_samples` or `category_samples`."),
                 column("sample_id", "INTEGER NOT NULL", ""),
             ]),
         SchemaTable(

@@ -1,61 +1,64 @@
 extension Schema {
     /// The views: the six public tables stored compactly, then the views for people browsing with Datasette or
     /// the sqlite3 shell.
-    public static let viewDescriptions: [SchemaView] = compactViews + [
-        SchemaView(
-            name: "all_quantity_samples",
-            doc: "`cumulative_samples` and `discrete_samples` together, with the table each row came from.",
-            columns: [viewColumn("aggregation", "`cumulative` or `discrete`: the table the row is in.")]
-                + sampleTables[0].columns.map { viewColumn($0.name, $0.doc) },
-            sql: { d in
-                """
-                CREATE VIEW \(d.table("all_quantity_samples")) AS
-                    SELECT 'cumulative' AS aggregation, * FROM \(d.table("cumulative_samples"))
-                    UNION ALL SELECT 'discrete' AS aggregation, * FROM \(d.table("discrete_samples"))
-                """
-            }),
-        SchemaView(
-            name: "sleep",
-            doc: "Sleep samples, one row per stretch of one stage, in hours.",
-            columns: [
-                viewColumn("id", "The row in `category_samples`."),
-                viewColumn("source_name", "The app or device that recorded it."),
-                viewColumn("start_date", "UTC."),
-                viewColumn("end_date", "UTC."),
-                viewColumn("local_date", "Calendar day of the start."),
-                viewColumn("stage", "`InBed`, `AsleepUnspecified`, `AsleepCore`, `AsleepDeep`, `AsleepREM`, `Awake`."),
-                viewColumn("hours", "Length of the stretch."),
-            ],
-            sql: { d in
-                """
-                CREATE VIEW \(d.table("sleep")) AS
-                    SELECT \(d.personColumn())id, source_name, start_date, end_date, local_date,
-                           replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
-                           \(d.hoursBetween("start_date", "end_date")) AS hours
-                    FROM \(d.table("category_samples")) WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
-                """
-            }),
-        SchemaView(
-            name: "daily_rollups",
-            doc: "The daily part of `rollups`: one row per day, type and statistic.",
-            columns: [
-                viewColumn("date", "The local calendar day (`2024-03-31`); sleep counts for the day the night ends."),
-                viewColumn("type", "The HealthKit identifier (`data_types` has its name)."),
-                viewColumn("statistic", "`sum`, `avg`, `min`, `max`, `count` or `<Value>_hours`."),
-                viewColumn("column_name", "The column of `daily.csv` (`StepCount`, `HeartRate_avg`)."),
-                viewColumn("value", ""),
-                viewColumn("unit", "Unit of `value`."),
-                viewColumn("sources", "The sources that contributed, joined by `; `."),
-            ],
-            sql: { d in
-                """
-                CREATE VIEW \(d.table("daily_rollups")) AS
-                    SELECT \(d.personColumn())label AS date, type, statistic, column_name, value, unit, sources
-                    FROM \(d.table("rollups")) WHERE period = 'day'
-                """
-            }),
-        workoutOverview,
-    ]
+    public static let viewDescriptions: [SchemaView] =
+        compactViews + [
+            SchemaView(
+                name: "all_quantity_samples",
+                doc: "`cumulative_samples` and `discrete_samples` together, with the table each row came from.",
+                columns: [viewColumn("aggregation", "`cumulative` or `discrete`: the table the row is in.")]
+                    + sampleTables[0].columns.map { viewColumn($0.name, $0.doc) },
+                sql: { d in
+                    """
+                    CREATE VIEW \(d.table("all_quantity_samples")) AS
+                        SELECT 'cumulative' AS aggregation, * FROM \(d.table("cumulative_samples"))
+                        UNION ALL SELECT 'discrete' AS aggregation, * FROM \(d.table("discrete_samples"))
+                    """
+                }),
+            SchemaView(
+                name: "sleep",
+                doc: "Sleep samples, one row per stretch of one stage, in hours.",
+                columns: [
+                    viewColumn("id", "The row in `category_samples`."),
+                    viewColumn("source_name", "The app or device that recorded it."),
+                    viewColumn("start_date", "UTC."),
+                    viewColumn("end_date", "UTC."),
+                    viewColumn("local_date", "Calendar day of the start."),
+                    viewColumn(
+                        "stage", "`InBed`, `AsleepUnspecified`, `AsleepCore`, `AsleepDeep`, `AsleepREM`, `Awake`."),
+                    viewColumn("hours", "Length of the stretch."),
+                ],
+                sql: { d in
+                    """
+                    CREATE VIEW \(d.table("sleep")) AS
+                        SELECT \(d.personColumn())id, source_name, start_date, end_date, local_date,
+                               replace(value, 'HKCategoryValueSleepAnalysis', '') AS stage,
+                               \(d.hoursBetween("start_date", "end_date")) AS hours
+                        FROM \(d.table("category_samples")) WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
+                    """
+                }),
+            SchemaView(
+                name: "daily_rollups",
+                doc: "The daily part of `rollups`: one row per day, type and statistic.",
+                columns: [
+                    viewColumn(
+                        "date", "The local calendar day (`2024-03-31`); sleep counts for the day the night ends."),
+                    viewColumn("type", "The HealthKit identifier (`data_types` has its name)."),
+                    viewColumn("statistic", "`sum`, `avg`, `min`, `max`, `count` or `<Value>_hours`."),
+                    viewColumn("column_name", "The column of `daily.csv` (`StepCount`, `HeartRate_avg`)."),
+                    viewColumn("value", ""),
+                    viewColumn("unit", "Unit of `value`."),
+                    viewColumn("sources", "The sources that contributed, joined by `; `."),
+                ],
+                sql: { d in
+                    """
+                    CREATE VIEW \(d.table("daily_rollups")) AS
+                        SELECT \(d.personColumn())label AS date, type, statistic, column_name, value, unit, sources
+                        FROM \(d.table("rollups")) WHERE period = 'day'
+                    """
+                }),
+            workoutOverview,
+        ]
 
     /// The DDL of the views.
     public static var views: [String] { viewDescriptions.map(\.sql) }
@@ -75,14 +78,16 @@ extension Schema {
             + "15, the workout's statistics from iOS 16 on (see `workouts`).",
         columns: [
             viewColumn("workout_id", "The row in `workouts`."),
-            viewColumn("activity", "The activity as the Health app names it (`Running`, `Traditional Strength Training`)."),
+            viewColumn(
+                "activity", "The activity as the Health app names it (`Running`, `Traditional Strength Training`)."),
             viewColumn("local_date", "Calendar day of the start, in the workout's own time zone."),
             viewColumn("local_start", "Local clock time of the start (`2024-03-05 07:12`)."),
             viewColumn("duration_min", "Duration in minutes, pauses excluded."),
             viewColumn("distance_km", "Total distance in kilometres; NULL for workouts without one."),
             viewColumn("active_energy_kcal", "Active energy in kilocalories."),
             viewColumn(
-                "avg_heart_rate", "Average heart rate (count/min): the workout's statistic, else the average of "
+                "avg_heart_rate",
+                "Average heart rate (count/min): the workout's statistic, else the average of "
                     + "the heart-rate samples recorded during it."),
             viewColumn("max_heart_rate", "Maximum heart rate (count/min), from the same place."),
             viewColumn("elevation_gain_m", "`HKElevationAscended` in metres."),

@@ -36,7 +36,9 @@ public enum Schema {
             name: name, doc: doc,
             columns: [
                 column("id", "INTEGER PRIMARY KEY", "Row id, stable within one database."),
-                column("type", "TEXT NOT NULL", "The HealthKit identifier as exported (`HKQuantityTypeIdentifierStepCount`)."),
+                column(
+                    "type", "TEXT NOT NULL",
+                    "The HealthKit identifier as exported (`HKQuantityTypeIdentifierStepCount`)."),
             ] + sourceColumns + sampleTimeColumns + [
                 column("value", valueType, valueDoc),
                 column(
@@ -73,7 +75,8 @@ public enum Schema {
     /// The tables as stored (schema 4): the dictionaries, then the public tables with each of the six large
     /// ones replaced by its compact table. What the DDL creates, PostgreSQL mirrors and an upgrade copies.
     public static let tables: [SchemaTable] =
-        dictionaryTables + publicTables.map { table in compactTables.first { $0.publicName == table.name }?.table ?? table }
+        dictionaryTables
+        + publicTables.map { table in compactTables.first { $0.publicName == table.name }?.table ?? table }
 
     /// The tables and views of a new database. `createIndexes` completes it (before or after loading rows).
     package static func createTables(_ connection: SQLiteConnection) throws {

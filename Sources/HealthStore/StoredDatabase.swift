@@ -25,7 +25,8 @@ package enum SchemaState: Equatable, Sendable {
             self = .foreign
         } else if version > Schema.userVersion {
             self = .newer(version)
-        } else if try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'import_runs'") != .integer(1) {
+        } else if try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'import_runs'") != .integer(1)
+        {
             self = .foreign
         } else {
             self = version == Schema.userVersion ? .current : .older(version)

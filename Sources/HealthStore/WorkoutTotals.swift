@@ -83,7 +83,8 @@ enum WorkoutTotals {
             guard var text = arguments[0], let seconds = text.withUTF8({ TimestampFormatting.parseUTC($0) }) else {
                 return nil
             }
-            let offset = resolver.offsetSeconds(of: Timestamp(seconds: seconds, offsetSeconds: 0), zoneName: arguments[1])
+            let offset = resolver.offsetSeconds(
+                of: Timestamp(seconds: seconds, offsetSeconds: 0), zoneName: arguments[1])
             let local = TimestampFormatting.utcString(seconds + Int64(offset))
             return local.dropLast() + TimestampFormatting.offsetString(offset)
         }

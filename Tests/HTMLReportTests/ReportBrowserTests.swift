@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HTMLReport
 
 /// The report as a person opens it: a real headless Chromium loads the file with every host name unresolvable,
@@ -34,7 +35,9 @@ import Testing
         return Load(dom: result.output, consoleLines: console, requestedURLs: urls)
     }
 
-    @Test(.enabled(if: Condition.chromium, "no Chromium on PATH; apt-get install chromium-headless-shell (scripts/test does)"))
+    @Test(
+        .enabled(
+            if: Condition.chromium, "no Chromium on PATH; apt-get install chromium-headless-shell (scripts/test does)"))
     func chromiumLoadsTheReportWithNoConsoleErrorAndNoRequest() throws {
         let browser = try #require(Self.browser())
         let directory = TemporaryDirectory("report-browser")
@@ -42,10 +45,12 @@ import Testing
 
         let control = directory.write(
             "control.html",
-            #"<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"><script>console.error("control-7")</script></body></html>"#)
+            #"<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"><script>console.error("control-7")</script></body></html>"#
+        )
         let controlLoad = try Self.load(control, browser: browser, in: directory, name: "control")
         #expect(controlLoad.consoleLines.contains { $0.contains("control-7") }, "the console check cannot see errors")
-        #expect(controlLoad.requestedURLs.contains("http://example.invalid/x.png"), "the network check cannot see requests")
+        #expect(
+            controlLoad.requestedURLs.contains("http://example.invalid/x.png"), "the network check cannot see requests")
 
         let database = try ReportDatabaseTests.importSample(into: directory)
         let page = directory.file("report.html")
@@ -57,8 +62,10 @@ import Testing
             #expect(load.dom.contains("data-section=\"\(section)\""), "\(section)")
         }
         // The numbers behind the steps chart, as the browser's DOM has them, are daily_rollups' for the same days.
-        let steps = load.dom.matches(of: #/<rect [^>]*data-series="StepCount" data-date="([^"]*)" data-value="([^"]*)"/#)
-            .map { (String($0.1), Double(String($0.2)) ?? .nan) }
+        let steps = load.dom.matches(
+            of: #/<rect [^>]*data-series="StepCount" data-date="([^"]*)" data-value="([^"]*)"/#
+        )
+        .map { (String($0.1), Double(String($0.2)) ?? .nan) }
         let expected = try ReportDatabaseTests.rows(
             database, "SELECT date, value FROM daily_rollups WHERE column_name = 'StepCount' ORDER BY date")
         #expect(steps.count == expected.count && !steps.isEmpty)

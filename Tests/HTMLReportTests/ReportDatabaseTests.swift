@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HTMLReport
 @testable import HealthETL
 @testable import HealthImport
@@ -13,13 +14,16 @@ import Testing
 
     static func importSample(into directory: TemporaryDirectory) throws -> String {
         let database = directory.file("health.sqlite")
-        _ = try ImportJob(inputPath: sampleExport, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!).run()
+        _ = try ImportJob(
+            inputPath: sampleExport, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
+        ).run()
         return database
     }
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = CapturedOutput()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         return (tool.run(arguments), output.out, output.err)
     }
 
@@ -49,11 +53,18 @@ import Testing
 
         for (key, sql) in [
             ("StepCount", "SELECT date, value FROM daily_rollups WHERE column_name = 'StepCount' ORDER BY date"),
-            ("RestingHeartRate_avg", "SELECT date, value FROM daily_rollups WHERE column_name = 'RestingHeartRate_avg' ORDER BY date"),
-            ("SleepAnalysis_AsleepCore_hours",
-             "SELECT date, value FROM daily_rollups WHERE column_name = 'SleepAnalysis_AsleepCore_hours' ORDER BY date"),
-            ("activity_summaries.active_energy_burned",
-             "SELECT date, active_energy_burned FROM activity_summaries WHERE active_energy_burned IS NOT NULL ORDER BY date"),
+            (
+                "RestingHeartRate_avg",
+                "SELECT date, value FROM daily_rollups WHERE column_name = 'RestingHeartRate_avg' ORDER BY date"
+            ),
+            (
+                "SleepAnalysis_AsleepCore_hours",
+                "SELECT date, value FROM daily_rollups WHERE column_name = 'SleepAnalysis_AsleepCore_hours' ORDER BY date"
+            ),
+            (
+                "activity_summaries.active_energy_burned",
+                "SELECT date, active_energy_burned FROM activity_summaries WHERE active_energy_burned IS NOT NULL ORDER BY date"
+            ),
         ] {
             let expected = try Self.rows(database, sql)
             let shown = Self.series(html, key)
@@ -65,8 +76,10 @@ import Testing
         for section in ["header", "activity", "sleep", "heart", "workouts"] {
             #expect(html.contains("data-section=\"\(section)\""), "\(section)")
         }
-        let withBody = try SQLiteConnection(path: database, create: false).scalar(
-            "SELECT count(*) FROM daily_rollups WHERE column_name IN ('BodyMass_avg', 'BodyFatPercentage_avg')").integer ?? 0
+        let withBody =
+            try SQLiteConnection(path: database, create: false).scalar(
+                "SELECT count(*) FROM daily_rollups WHERE column_name IN ('BodyMass_avg', 'BodyFatPercentage_avg')"
+            ).integer ?? 0
         #expect(html.contains("data-section=\"body\"") == (withBody > 0))
     }
 
@@ -92,16 +105,22 @@ import Testing
         #expect(!expected.isEmpty)
         #expect(shown == expected.sorted())
 
-        let routes = try db.scalar(
-            "SELECT count(*) FROM workout_routes WHERE point_count > 1 AND workout_id NOT IN (SELECT workout_id FROM workout_duplicates)"
-        ).integer ?? 0
-        let figures = html.matches(of: #/<figure class="route" data-workout="\d+" data-points="(\d+)"><svg[^>]*><title>[^<]*</title><polyline points="([^"]*)"/#)
+        let routes =
+            try db.scalar(
+                "SELECT count(*) FROM workout_routes WHERE point_count > 1 AND workout_id NOT IN (SELECT workout_id FROM workout_duplicates)"
+            ).integer ?? 0
+        let figures = html.matches(
+            of:
+                #/<figure class="route" data-workout="\d+" data-points="(\d+)"><svg[^>]*><title>[^<]*</title><polyline points="([^"]*)"/#
+        )
         #expect(routes > 0)
         #expect(figures.count == min(Int(routes), options.routeLimit))
         for figure in figures {
             let stored = Int(figure.1)!
             let drawn = figure.2.split(separator: " ").count
-            #expect(drawn <= options.pointsPerRoute + 1 && drawn >= min(stored, options.pointsPerRoute / 2), "\(stored) → \(drawn)")
+            #expect(
+                drawn <= options.pointsPerRoute + 1 && drawn >= min(stored, options.pointsPerRoute / 2),
+                "\(stored) → \(drawn)")
         }
     }
 
@@ -110,8 +129,11 @@ import Testing
         defer { directory.remove() }
         let database = try Self.importSample(into: directory)
         let page = directory.file("r.html")
-        #expect(Self.run(["report", "--db", database, "--out", page, "--from", "2024-03-26", "--to", "2024-03-29",
-                          "--sections", "activity,sleep"]).code == 0)
+        #expect(
+            Self.run([
+                "report", "--db", database, "--out", page, "--from", "2024-03-26", "--to", "2024-03-29",
+                "--sections", "activity,sleep",
+            ]).code == 0)
         var html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(Self.series(html, "StepCount").map(\.0) == ["2024-03-26", "2024-03-27", "2024-03-28"])
         #expect(html.contains("data-section=\"sleep\""))
@@ -119,7 +141,8 @@ import Testing
 
         #expect(Self.run(["report", "--db", database, "--out", page, "--days", "2"]).code == 0)
         html = try String(contentsOfFile: page, encoding: .utf8)
-        let last = try SQLiteConnection(path: database, create: false).scalar("SELECT max(date) FROM daily_rollups").text ?? ""
+        let last =
+            try SQLiteConnection(path: database, create: false).scalar("SELECT max(date) FROM daily_rollups").text ?? ""
         #expect(html.contains("data-last-day=\"\(last)\""))
         #expect(Set(Self.series(html, "StepCount").map(\.0)).count <= 2)
 
@@ -152,9 +175,11 @@ import Testing
         #expect(Self.run(["report", "--db", other]).code == 64)
         #expect(Self.run(["report", "--db", other, "--out", page, "--days", "0"]).code == 64)
         #expect(Self.run(["report", "--db", other, "--out", page, "--from", "2024-02-30"]).code == 64)
-        #expect(Self.run(["report", "--db", other, "--out", page, "--from", "2024-03-02", "--to", "2024-03-01"]).code == 64)
-        #expect(Self.run(["report", "--db", other, "--out", page, "--sections", "activity,mood"]).err
-            .contains("Unknown section 'mood'"))
+        #expect(
+            Self.run(["report", "--db", other, "--out", page, "--from", "2024-03-02", "--to", "2024-03-01"]).code == 64)
+        #expect(
+            Self.run(["report", "--db", other, "--out", page, "--sections", "activity,mood"]).err
+                .contains("Unknown section 'mood'"))
 
         let database = try Self.importSample(into: directory)
         let zone = Self.run(["report", "--db", database, "--out", page, "--timezone", "Asia/Tokyo"])

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthModel
 @testable import HealthSQLite
@@ -23,8 +24,11 @@ struct CSVExportTests {
         let db = try SQLiteConnection(path: database, create: false)
         #expect(report.files.map(\.table) == Schema.publicTables.map(\.name))
         for file in report.files {
-            #expect(file.rows == (try CSVTestSupport.count(db, "SELECT count(*) FROM \"\(file.table)\"")), "\(file.table)")
-            #expect(file.bytes == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int), "\(file.table)")
+            #expect(
+                file.rows == (try CSVTestSupport.count(db, "SELECT count(*) FROM \"\(file.table)\"")), "\(file.table)")
+            #expect(
+                file.bytes == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int),
+                "\(file.table)")
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(names == Schema.publicTables.map { $0.name + ".csv" }.sorted())
@@ -57,12 +61,19 @@ struct CSVExportTests {
         func adjustments(_ report: CSVExportReport, _ table: String) -> [String] {
             report.files.first { $0.table == table }?.adjustments.map(\.description) ?? []
         }
-        #expect(adjustments(excel, "ecg_recordings") == ["samples: 2 × " + CSVCellAdjustment.Reason.blobOmitted.rawValue])
+        #expect(
+            adjustments(excel, "ecg_recordings") == ["samples: 2 × " + CSVCellAdjustment.Reason.blobOmitted.rawValue])
         #expect(adjustments(excel, "documents") == ["content: 1 × " + CSVCellAdjustment.Reason.blobOmitted.rawValue])
-        #expect(adjustments(excel, "clinical_records") == ["resource_json: 1 × " + CSVCellAdjustment.Reason.tooLongForSpreadsheet.rawValue])
+        #expect(
+            adjustments(excel, "clinical_records") == [
+                "resource_json: 1 × " + CSVCellAdjustment.Reason.tooLongForSpreadsheet.rawValue
+            ])
         #expect(adjustments(excel, "metadata") == ["value: 3 × " + CSVCellAdjustment.Reason.formulaGuarded.rawValue])
         let rows = excel.files.first { $0.table == "cumulative_samples" }?.rows ?? 0
-        #expect(adjustments(excel, "cumulative_samples") == ["identity: \(rows) × " + CSVCellAdjustment.Reason.integerBeyondSpreadsheetPrecision.rawValue])
+        #expect(
+            adjustments(excel, "cumulative_samples") == [
+                "identity: \(rows) × " + CSVCellAdjustment.Reason.integerBeyondSpreadsheetPrecision.rawValue
+            ])
         #expect(excel.notes.contains("metadata.csv: value: 3 × " + CSVCellAdjustment.Reason.formulaGuarded.rawValue))
 
         let standard = try CSVTableExporter.exportTables(databasePath: database, to: directory.file("s"))
@@ -81,7 +92,9 @@ struct CSVExportTests {
             let out = directory.file(dialect.name)
             _ = try CSVTableExporter.exportTables(
                 databasePath: database, to: out, dialect: dialect, tables: ["route_points", "hrv_beats", "import_runs"])
-            let expected = dialect == .standard ? "T(\\d\\d:\\d\\d:\\d\\d)(\\.\\d\\d)?-03:30" : " (\\d\\d:\\d\\d:\\d\\d)(\\.\\d\\d)?"
+            let expected =
+                dialect == .standard
+                ? "T(\\d\\d:\\d\\d:\\d\\d)(\\.\\d\\d)?-03:30" : " (\\d\\d:\\d\\d:\\d\\d)(\\.\\d\\d)?"
             for table in ["route_points", "hrv_beats"] {
                 let lines = try String(contentsOfFile: out + "/\(table).csv", encoding: .utf8).split(separator: "\r\n")
                 #expect(lines.count > 10)
@@ -89,14 +102,23 @@ struct CSVExportTests {
             }
             // Import runs have no offset: UTC.
             let runs = try String(contentsOfFile: out + "/import_runs.csv", encoding: .utf8)
-            #expect(runs.contains(try Regex(dialect == .standard ? ",\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ," : ",\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,")))
+            #expect(
+                runs.contains(
+                    try Regex(
+                        dialect == .standard
+                            ? ",\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ,"
+                            : ",\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,")))
         }
         // One beat, by hand: UTC in the database, -03:30 in the file.
-        guard case .text(let utc) = try db.scalar("SELECT time FROM hrv_beats WHERE time LIKE '%.%' ORDER BY rowid LIMIT 1"),
+        guard
+            case .text(let utc) = try db.scalar(
+                "SELECT time FROM hrv_beats WHERE time LIKE '%.%' ORDER BY rowid LIMIT 1"),
             let seconds = Timestamp.parse(String(utc.prefix(19)) + "Z")?.seconds
         else { Issue.record("no beat with centiseconds"); return }
         let local = TimestampFormatting.utcString(seconds - 12_600).prefix(19) + utc.dropFirst(19).dropLast()
-        #expect(try String(contentsOfFile: directory.file("standard/hrv_beats.csv"), encoding: .utf8).contains(local + "-03:30"))
+        #expect(
+            try String(contentsOfFile: directory.file("standard/hrv_beats.csv"), encoding: .utf8).contains(
+                local + "-03:30"))
     }
 
     @Test func instantColumnsAndTheirOffsetsComeFromTheSchema() {
@@ -106,17 +128,22 @@ struct CSVExportTests {
             let instants = zip(table.columnNames, layout.isInstant).filter(\.1).map(\.0)
             if !instants.isEmpty { found[table.name] = instants }
             // Every table with instants shows them in an offset, or is known to have none.
-            #expect(!instants.isEmpty == (layout.offsetExpression != nil || CSVTableLayout.tablesInUTC.contains(table.name)), "\(table.name)")
+            #expect(
+                !instants.isEmpty
+                    == (layout.offsetExpression != nil || CSVTableLayout.tablesInUTC.contains(table.name)),
+                "\(table.name)")
         }
         let sample = ["start_date", "end_date", "creation_date"]
         #expect(
             found == [
-                "cumulative_samples": sample, "discrete_samples": sample, "category_samples": sample, "correlations": sample,
+                "cumulative_samples": sample, "discrete_samples": sample, "category_samples": sample,
+                "correlations": sample,
                 "hrv_beats": ["time"], "workouts": sample, "workout_events": ["date"],
                 "workout_activities": ["start_date", "end_date"], "workout_statistics": ["start_date", "end_date"],
                 "workout_routes": sample, "route_points": ["time"], "ecg_recordings": ["recorded_date"],
                 "clinical_records": ["received_date"], "audiograms": sample,
-                "vision_prescriptions": ["date_issued", "expiration_date"], "state_of_mind": ["start_date", "end_date"],
+                "vision_prescriptions": ["date_issued", "expiration_date"],
+                "state_of_mind": ["start_date", "end_date"],
                 "import_runs": ["export_date", "started_at", "finished_at"],
                 "anchors": ["newest_end_date", "newest_creation_date", "export_date"],
                 "deleted_samples": ["start_date", "end_date"], "rollups": ["period_start"],
@@ -147,18 +174,23 @@ struct CSVExportTests {
         }
         let missing = directory.file("missing.sqlite")
         // As every command that reads a database says of a missing one ("no database here"): a usage error.
-        #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: missing, to: directory.file("o")) } == .usage)
+        #expect(
+            kind { _ = try CSVTableExporter.exportTables(databasePath: missing, to: directory.file("o")) } == .usage)
         let empty = directory.file("empty.sqlite")
         try SQLiteConnection(path: empty).execute("CREATE TABLE t (x)")
         #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: empty, to: directory.file("o")) } == .input)
-        #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: empty, to: directory.file("o"), tables: ["nope"]) } == .usage)
+        #expect(
+            kind {
+                _ = try CSVTableExporter.exportTables(databasePath: empty, to: directory.file("o"), tables: ["nope"])
+            } == .usage)
         let file = directory.write("plain", "x")
         let database = try CSVTestSupport.makeDatabase(in: directory)
         #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: database, to: file) } == .output)
         #expect(kind { _ = try CSVTableExporter.exportTables(databasePath: database, to: file + "/a/b") } == .output)
         // Only the chosen tables, in schema order; the database is left untouched.
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
-        let report = try CSVTableExporter.exportTables(databasePath: database, to: directory.file("o"), tables: ["me", "sources"])
+        let report = try CSVTableExporter.exportTables(
+            databasePath: database, to: directory.file("o"), tables: ["me", "sources"])
         #expect(report.files.map(\.table) == ["sources", "me"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
         let mode = try FileManager.default.attributesOfItem(atPath: directory.file("o"))[.posixPermissions] as? Int

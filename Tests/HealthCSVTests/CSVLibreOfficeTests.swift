@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthSQLite
 @testable import HealthStore
@@ -30,7 +31,8 @@ struct CSVLibreOfficeTests {
     }
 
     @Test(
-        .enabled(if: Condition.libreOffice, "LibreOffice (soffice) is not on PATH; apt-get install libreoffice-calc-nogui"),
+        .enabled(
+            if: Condition.libreOffice, "LibreOffice (soffice) is not on PATH; apt-get install libreoffice-calc-nogui"),
         .enabled(if: Condition.python3, "python3 is not on PATH"))
     func libreOfficeOpensTheExcelFlavourAsNumbersAndDates() throws {
         let office = try #require(Fixtures.executable("soffice", "libreoffice"))
@@ -49,7 +51,9 @@ struct CSVLibreOfficeTests {
         let profile = directory.file("profile")
 
         // As the import dialog sets it up for this file: UTF-8 (76), comma, quote, "detect special numbers" on.
-        try Self.convert(files, to: directory.file("explicit"), filter: "CSV:44,34,76,1,,0,false,true", office: office, profile: profile)
+        try Self.convert(
+            files, to: directory.file("explicit"), filter: "CSV:44,34,76,1,,0,false,true", office: office,
+            profile: profile)
         let samples = try Self.sheet(directory.file("explicit/cumulative_samples.xlsx"), python: python)
         #expect(samples.rows == rows + 1)
         #expect(samples.header == Schema.publicTables.first { $0.name == "cumulative_samples" }?.columnNames)
@@ -68,9 +72,11 @@ struct CSVLibreOfficeTests {
         // the date column as dates.
         let daily = directory.file("daily")
         _ = try DailyCSV.write(databasePath: database, to: daily, dialect: .excel)
-        try Self.convert([daily + "/daily.csv"], to: daily, filter: "CSV:44,34,76,1,,0,false,true", office: office, profile: profile)
+        try Self.convert(
+            [daily + "/daily.csv"], to: daily, filter: "CSV:44,34,76,1,,0,false,true", office: office, profile: profile)
         let days = try CSVTestSupport.count(db, "SELECT count(DISTINCT date) FROM daily_rollups")
-        let stepDays = try CSVTestSupport.count(db, "SELECT count(*) FROM daily_rollups WHERE column_name = 'StepCount'")
+        let stepDays = try CSVTestSupport.count(
+            db, "SELECT count(*) FROM daily_rollups WHERE column_name = 'StepCount'")
         let dailySheet = try Self.sheet(daily + "/daily.xlsx", python: python)
         #expect(days > 0)
         #expect(dailySheet.rows == days + 1)
@@ -86,6 +92,7 @@ struct CSVLibreOfficeTests {
         #expect(plain.columns["value"]?["numeric"] == values)
         print(
             "LibreOffice defaults: start_date \(plain.columns["start_date"] ?? [:]), first header "
-                + "\(plain.header.first.debugDescription), source_name \(String(describing: plain.firstRow["source_name"]))")
+                + "\(plain.header.first.debugDescription), source_name \(String(describing: plain.firstRow["source_name"]))"
+        )
     }
 }

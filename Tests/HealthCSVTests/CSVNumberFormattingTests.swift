@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 
 /// REAL values as CSV text: exact round trip, shortest digits, no exponent for ordinary magnitudes.
@@ -9,7 +10,8 @@ struct CSVNumberFormattingTests {
         let cases: [(Double, String)] = [
             (0, "0"), (-0.0, "-0"), (1, "1"), (-7, "-7"), (70.5, "70.5"), (0.1, "0.1"), (-0.25, "-0.25"),
             (1e-05, "0.00001"), (0.0001, "0.0001"), (12_345_678, "12345678"), (122.0, "122"),
-            (23.67421706540093, "23.67421706540093"), (101.829, "101.829"), (0.3, "0.3"), (0.1 + 0.2, "0.30000000000000004"),
+            (23.67421706540093, "23.67421706540093"), (101.829, "101.829"), (0.3, "0.3"),
+            (0.1 + 0.2, "0.30000000000000004"),
             (52.510744, "52.510744"), (13.355198, "13.355198"), (1e15, "1000000000000000"),
             (9_007_199_254_740_992, "9007199254740992"), (9_007_199_254_740_994, "9007199254740994"),
             (1e16, "10000000000000000"), (1.2345678e16, "12345678000000000"), (1e20, "100000000000000000000"),
@@ -28,7 +30,9 @@ struct CSVNumberFormattingTests {
     /// The properties every finite value must have.
     static func check(_ value: Double) -> String? {
         let text = CSVNumberFormatting.string(value)
-        guard let back = Double(text), back.bitPattern == value.bitPattern else { return "\(value) → \(text) reads back differently" }
+        guard let back = Double(text), back.bitPattern == value.bitPattern else {
+            return "\(value) → \(text) reads back differently"
+        }
         let magnitude = value.magnitude
         if text.contains("e") != (magnitude != 0 && (magnitude >= 1e21 || magnitude < 1e-15)) {
             return "\(value) → \(text): exponent where none belongs, or none where it does"
@@ -64,7 +68,9 @@ struct CSVNumberFormattingTests {
             probe(Double.random(in: 9.0e15...9.1e15, using: &generator).rounded())
         }
         for exponent in -330...310 {
-            for mantissa in [1.0, 9.999999999999999, 5.0, 1.0000000000000002] { probe(mantissa * pow(10, Double(exponent))) }
+            for mantissa in [1.0, 9.999999999999999, 5.0, 1.0000000000000002] {
+                probe(mantissa * pow(10, Double(exponent)))
+            }
         }
         for neighbour in [1e21, 1e-15, 9_007_199_254_740_992, 1] {
             probe(neighbour.nextUp)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthTestSupport
+
 @testable import HealthImport
 @testable import HealthSQLite
 @testable import SampleExports
@@ -28,8 +29,10 @@ enum CSVTestSupport {
         options.exportOffset = "-0330"
         let export = try GeneratedExport.zip(options).path
         let database = TemporaryDirectory.removedAtExit("csv-database").file("health.sqlite")
-        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "America/St_Johns")!)
-            .run()
+        _ = try ImportJob(
+            inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "America/St_Johns")!
+        )
+        .run()
         try addRowsNoGeneratorWrites(to: database)
         return database
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthModel
 
@@ -131,7 +132,8 @@ struct CSVWriterTests {
         let long = String(repeating: piece, count: 120_000)  // 720 KB, crossing the 256 KiB buffer twice
         let blob = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let text = try Self.text(.standard, [[.text(long), .blob(blob), .integer(1)]])
-        let expected = "\"" + long.replacingOccurrences(of: "\"", with: "\"\"") + "\","
+        let expected =
+            "\"" + long.replacingOccurrences(of: "\"", with: "\"\"") + "\","
             + Data(blob).base64EncodedString() + ",1\r\n"
         #expect(text == expected)
     }
@@ -169,9 +171,10 @@ struct CSVWriterTests {
         #expect(utc("2024-01-01T00:09:48Z")?.0 == 1_704_067_788)
         #expect(utc("2024-01-01T00:09:48.18Z")?.1 == ".18")
         #expect(utc("2024-02-29T00:00:00Z") != nil)
-        for bad in ["2023-02-29T00:00:00Z", "2024-01-01 00:09:48Z", "2024-01-01T00:09:48", "2024-01-01T00:09:48.Z",
-            "2024-01-01T24:00:00Z", "2024-01-01T00:09:48+01:00", "2024-01-01", "", "not a date at all, really"]
-        {
+        for bad in [
+            "2023-02-29T00:00:00Z", "2024-01-01 00:09:48Z", "2024-01-01T00:09:48", "2024-01-01T00:09:48.Z",
+            "2024-01-01T24:00:00Z", "2024-01-01T00:09:48+01:00", "2024-01-01", "", "not a date at all, really",
+        ] {
             #expect(utc(bad) == nil, "\(bad)")
         }
         #expect(offset("+01:00") == 3600)

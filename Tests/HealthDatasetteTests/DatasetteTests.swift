@@ -39,11 +39,13 @@ struct DatasetteTests {
         let export = directory.file("export.zip")
         _ = try GeneratedExport.zip(options).copy(to: export)
         let database = directory.file("health.sqlite")
-        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
 
         var output: [String] = []
         var errors: [String] = []
-        let tool = Tool(standardOutput: { output.append($0) }, standardError: { errors.append($0) }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.append($0) }, standardError: { errors.append($0) }, errorIsTerminal: false)
         #expect(tool.run(["datasette", "--db", database]) == 0, "\(errors)")
         let metadataPath = directory.file("health.datasette.json")
         #expect(output.joined().contains("--metadata"))
@@ -82,7 +84,9 @@ struct DatasetteTests {
             for (row, values) in zip(rows, expected) {
                 #expect(Set(row.keys) == Set(columns), "\(query.name)")
                 for (column, value) in zip(columns, values) {
-                    #expect(Self.same(row[column] ?? NSNull(), value), "\(query.name).\(column): \(row[column] ?? "-") vs \(value)")
+                    #expect(
+                        Self.same(row[column] ?? NSNull(), value),
+                        "\(query.name).\(column): \(row[column] ?? "-") vs \(value)")
                 }
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthETL
 @testable import HealthSQLite
@@ -9,7 +10,8 @@ import Testing
 struct CSVCommandTests {
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = ToolTests.Output()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         return (tool.run(arguments), output.out, output.err)
     }
 
@@ -56,7 +58,9 @@ struct CSVCommandTests {
         #expect(parsed.status == 0, "\(parsed.error)")
         let object = try jsonObject(parsed.output)
         let header = try #require(object["header"] as? [String])
-        let days = try #require(object["days"] as? [String: [String: String]]).mapValues { $0.compactMapValues(Double.init) }
+        let days = try #require(object["days"] as? [String: [String: String]]).mapValues {
+            $0.compactMapValues(Double.init)
+        }
         #expect(header.first == "date")
         #expect(header.contains("StepCount"))
         #expect(header.contains("HeartRate_avg"))
@@ -69,13 +73,21 @@ struct CSVCommandTests {
             expected[date, default: [:]][column] = value
         }
         let differing = Set(days.keys).union(expected.keys).filter { days[$0] != expected[$0] }.sorted()
-        #expect(differing.isEmpty, "\(differing.prefix(2).map { ($0, days[$0]?.count ?? -1, expected[$0]?.count ?? -1) })")
+        #expect(
+            differing.isEmpty, "\(differing.prefix(2).map { ($0, days[$0]?.count ?? -1, expected[$0]?.count ?? -1) })")
         #expect(days.count == Int(try db.scalar("SELECT count(DISTINCT date) FROM daily_rollups").integer ?? -1))
 
         // daily_long.csv: one row per day, type and statistic, through the same reader.
         let long = try ProcessRunner.run(
-            python, ["-c", "import csv, sys; print(len(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))) - 1)", folder + "/daily_long.csv"])
-        #expect(Int(long.output.trimmingCharacters(in: .whitespacesAndNewlines)) == Int(try db.scalar("SELECT count(*) FROM daily_rollups").integer ?? -1))
+            python,
+            [
+                "-c",
+                "import csv, sys; print(len(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))) - 1)",
+                folder + "/daily_long.csv",
+            ])
+        #expect(
+            Int(long.output.trimmingCharacters(in: .whitespacesAndNewlines))
+                == Int(try db.scalar("SELECT count(*) FROM daily_rollups").integer ?? -1))
 
         // Steps, summed by the rollups over all days, never exceed the plain sum of every source (which
         // double counts) and are at least the Watch's total (the best-ranked source always counts).
@@ -88,7 +100,10 @@ struct CSVCommandTests {
             WHERE s.type = 'HKQuantityTypeIdentifierStepCount' AND sources.device_model LIKE '%Watch%'
               AND s.flags & 512 = 0
             """)
-        #expect(try db.scalar("SELECT count(DISTINCT s.source_name) FROM cumulative_samples AS s JOIN sources ON sources.id = s.source_id WHERE sources.device_model LIKE '%Watch%'") == .integer(1))
+        #expect(
+            try db.scalar(
+                "SELECT count(DISTINCT s.source_name) FROM cumulative_samples AS s JOIN sources ON sources.id = s.source_id WHERE sources.device_model LIKE '%Watch%'"
+            ) == .integer(1))
         guard case .real(let all) = allSources, case .real(let best) = bestSource else {
             Issue.record("no steps in the sample export")
             return

@@ -2,6 +2,7 @@ import Foundation
 import HealthTestSupport
 import Synchronization
 import Testing
+
 @testable import HealthDatasette
 @testable import HealthImport
 @testable import HealthSQLite
@@ -66,14 +67,17 @@ struct ConcurrentReaderTests {
 
         /// The snapshot through Datasette's JSON API, as a dashboard would ask for it.
         func snapshot() throws -> Snapshot {
-            let sql = ConcurrentReaderTests.snapshotSQL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let sql =
+                ConcurrentReaderTests.snapshotSQL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let (status, body) = try LocalHTTP.fetch(port: port, "/\(databaseName).json?sql=\(sql)&_shape=array")
             guard status == 200,
                 let rows = try JSONSerialization.jsonObject(with: body) as? [[String: Any]],
                 let count = (rows.first?["row_count"] as? NSNumber)?.int64Value,
                 let checksum = (rows.first?["checksum"] as? NSNumber)?.int64Value
             else {
-                throw SQLiteError(code: 0, message: "Datasette answered HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))")
+                throw SQLiteError(
+                    code: 0,
+                    message: "Datasette answered HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))")
             }
             return Snapshot(rows: count, checksum: checksum)
         }
@@ -101,7 +105,9 @@ struct ConcurrentReaderTests {
                     while !stopped.load(ordering: .relaxed) {
                         do {
                             let snapshot = try datasette.snapshot()
-                            lock.withLock { seen[snapshot, default: 0] += 1; viaDatasette += 1 }
+                            lock.withLock {
+                                seen[snapshot, default: 0] += 1; viaDatasette += 1
+                            }
                         } catch {
                             lock.withLock { failures.append("Datasette: \(error)") }
                         }
@@ -232,7 +238,8 @@ struct ConcurrentReaderTests {
 
         #expect(process.terminationStatus == 0)
         #expect(result.failures == [], "refused reads")
-        #expect(Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
+        #expect(
+            Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
         #expect(result.seen[setup.before, default: 0] > 0, "no read saw the state before the run: \(result.seen)")
         #expect(result.seen[setup.after, default: 0] > 0, "no read saw the state after the run: \(result.seen)")
         if let statusDuringRun, process.terminationStatus == 0 {
@@ -278,7 +285,8 @@ struct ConcurrentReaderTests {
         datasette?.stop()
 
         #expect(result.failures == [], "refused reads")
-        #expect(Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
+        #expect(
+            Set(result.seen.keys).isSubset(of: [setup.before, setup.after]), "reads of neither state: \(result.seen)")
         #expect(result.seen.values.reduce(0, +) > 0)
         if datasette != nil { #expect(result.viaDatasette > 0) }
         if killed {
@@ -398,7 +406,8 @@ extension ConcurrentReaderTests {
         let second = try ImportJob(inputPath: exports[1], databasePath: database, timeZone: zone).run()
         let afterSecond = walSize()
         #expect(afterSecond > 0)
-        #expect(second.warnings.keys.contains { $0.contains("write-ahead log could not be emptied") }, "\(second.warnings)")
+        #expect(
+            second.warnings.keys.contains { $0.contains("write-ahead log could not be emptied") }, "\(second.warnings)")
         var rescan = ImportJob(inputPath: exports[1], databasePath: database, timeZone: zone)
         rescan.rescan = true
         _ = try rescan.run()

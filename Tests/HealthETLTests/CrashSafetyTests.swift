@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthSQLite
 @testable import HealthStore
@@ -53,7 +54,8 @@ struct CrashSafetyTests {
         let before = try #require(try Self.content(base))
         let reference = directory.file("reference.sqlite")
         try FileManager.default.copyItem(atPath: base, toPath: reference)
-        _ = try ImportJob(inputPath: later, databasePath: reference, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: later, databasePath: reference, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
         let after = try #require(try Self.content(reference))
         #expect(before != after)
 
@@ -64,7 +66,8 @@ struct CrashSafetyTests {
         let started = clock.now
         let full = try Self.importKilled(executable, export: later, database: timing, after: 60)
         #expect(full == (true, 0))
-        let duration = Double((clock.now - started).components.attoseconds) / 1e18
+        let duration =
+            Double((clock.now - started).components.attoseconds) / 1e18
             + Double((clock.now - started).components.seconds)
 
         var random = SampleExports.SeededRandom(seed: 99, stream: "kill-times")
@@ -120,12 +123,15 @@ extension CrashSafetyTests {
         do {
             let db = try SQLiteConnection(path: database, create: false)
             #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
-            #expect(try db.query("SELECT outcome FROM import_runs ORDER BY id") == [[.text("ok")], [.text("unchanged")]])
+            #expect(
+                try db.query("SELECT outcome FROM import_runs ORDER BY id") == [[.text("ok")], [.text("unchanged")]])
         }
         // Once every connection is closed (SQLite keeps -wal and -shm files while one is open).
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
-            URL(fileURLWithPath: export).lastPathComponent, "health.sqlite",
-        ].sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == [
+                    URL(fileURLWithPath: export).lastPathComponent, "health.sqlite",
+                ].sorted())
 
         // With no time to wait, the second one says who holds the database and exits 75.
         let holder = try DatabaseLock(databasePath: database, timeoutSeconds: 0)

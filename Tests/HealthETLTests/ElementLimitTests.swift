@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
@@ -25,7 +26,8 @@ struct ElementLimitTests {
     /// An export folder whose export.xml holds `body` (its first line is line 4 of the file).
     func exportFolder(_ body: String, in directory: TemporaryDirectory) throws -> String {
         let folder = directory.file("export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: folder + "/apple_health_export", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder + "/apple_health_export", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(
             atPath: folder + "/apple_health_export/export.xml", contents: Data(exportXML(body).utf8))
         return folder
@@ -84,7 +86,8 @@ struct ElementLimitTests {
     @Test func beatsPastTheLimitAreRefused() throws {
         let beats = (0...100_000).map { index in
             let second = 8 * 3600 + index % 3000
-            return "   <InstantaneousBeatsPerMinute bpm=\"60\" time=\"\(second / 3600):\(String(format: "%02d:%02d", second / 60 % 60, second % 60)).00\"/>"
+            return
+                "   <InstantaneousBeatsPerMinute bpm=\"60\" time=\"\(second / 3600):\(String(format: "%02d:%02d", second / 60 % 60, second % 60)).00\"/>"
         }
         try expectRefused(
             " \(Self.hrvRecord)\n  <HeartRateVariabilityMetadataList>\n\(beats.joined(separator: "\n"))\n"
@@ -94,7 +97,8 @@ struct ElementLimitTests {
     }
 
     @Test func otherChildrenPastTheLimitAreRefused() throws {
-        let child = #"  <Record type="HKQuantityTypeIdentifierDietaryProtein" sourceName="Food" unit="g" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="1"/>"#
+        let child =
+            #"  <Record type="HKQuantityTypeIdentifierDietaryProtein" sourceName="Food" unit="g" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="1"/>"#
         try expectRefused(
             #" <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="Food" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100">"#
                 + "\n" + Array(repeating: child, count: 10_001).joined(separator: "\n") + "\n </Correlation>",
@@ -108,7 +112,8 @@ struct ElementLimitTests {
     @Test("The limits do not multiply: everything nested in one element counts")
     func nestedElementsPastTheLimitAreRefused() throws {
         // 21 events of 10,000 metadata entries each: every list is within its limit, together they are not.
-        let event = "  <WorkoutEvent type=\"HKWorkoutEventTypeLap\" date=\"2024-02-01 08:10:00 +0100\">\n"
+        let event =
+            "  <WorkoutEvent type=\"HKWorkoutEventTypeLap\" date=\"2024-02-01 08:10:00 +0100\">\n"
             + Self.metadata(10_000) + "\n  </WorkoutEvent>"
         // Each event and its entries are 10,001 nested elements on 10,002 lines: the 200,001st nested element
         // is the 9,981st entry of the 20th event.

@@ -2,6 +2,7 @@ import Foundation
 import HealthTestSupport
 import SampleExports
 import Testing
+
 @testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
@@ -13,7 +14,8 @@ import Testing
 @Suite(.serialized) struct FeedImportTests {
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = ToolTests.Output()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         return (tool.run(arguments), output.out, output.err)
     }
 
@@ -100,10 +102,14 @@ import Testing
         // The feed is marked, and only after the first export's ExportDate.
         #expect(try double(merged, "SELECT count(*) FROM cumulative_samples WHERE origin = 1") > 1_000)
         #expect(
-            try double(merged, "SELECT count(*) FROM cumulative_samples WHERE origin = 1 AND start_date < '2024-04-02T16:00:00Z'")
+            try double(
+                merged,
+                "SELECT count(*) FROM cumulative_samples WHERE origin = 1 AND start_date < '2024-04-02T16:00:00Z'")
                 == 0)
         let status = run(["status", "--db", merged])
-        #expect(status.out.contains("export through 2024-04-02T16:00:00Z; Health Auto Export feed through 2024-04-08T2"), "\(status.out)")
+        #expect(
+            status.out.contains("export through 2024-04-02T16:00:00Z; Health Auto Export feed through 2024-04-08T2"),
+            "\(status.out)")
 
         // The later export replaces the feed: every day as a fresh import of it; the feed rows archived.
         let repaired = run(["import", directory.file("later.zip"), "--db", merged])
@@ -125,7 +131,8 @@ import Testing
                     == connection.scalar("SELECT count(*) FROM fresh.\(table)").integer, "\(table)")
         }
         let archived = try connection.scalar(
-            "SELECT count(*) FROM deleted_samples WHERE reason = 'feed_superseded' AND row_table = 'cumulative_samples'")
+            "SELECT count(*) FROM deleted_samples WHERE reason = 'feed_superseded' AND row_table = 'cumulative_samples'"
+        )
         #expect((archived.integer ?? 0) > 1_000)
         #expect(repaired.err.contains("feed rows this export covers, replaced by its own (in deleted_samples)"))
     }
@@ -166,7 +173,8 @@ import Testing
         // The same file twice changed nothing: the second run of each found every row unchanged. The second
         // file kept 10:00, added its 10:01 and 08:00, and replaced the first file's 10:01 and 23:59.
         let runs = try query(database, "SELECT added, replaced, deleted, unchanged FROM import_runs ORDER BY id")
-        #expect(runs.map { $0.map { $0.integer ?? -1 } } == [[3, 0, 0, 0], [0, 0, 0, 3], [2, 2, 0, 1], [0, 0, 0, 3]])
+        #expect(
+            runs.map { $0.map { $0.integer ?? -1 } } == [[3, 0, 0, 0], [0, 0, 0, 3], [2, 2, 0, 1], [0, 0, 0, 3]])
     }
 
     @Test func duplicateAndOutOfOrderPointsInOneFileKeepTheLater() throws {
@@ -203,7 +211,10 @@ import Testing
             "old.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-02-29 10:00:00 +0100", 999)]))
         let result = run(["import", old, "--db", database])
         #expect(result.code == 0, "\(result.err)")
-        #expect(result.err.contains("this feed lies entirely before the last export (ExportDate 2024-03-01T09:00:00Z): nothing changed"), "\(result.err)")
+        #expect(
+            result.err.contains(
+                "this feed lies entirely before the last export (ExportDate 2024-03-01T09:00:00Z): nothing changed"),
+            "\(result.err)")
         var after = try dataContent(of: database)
         after["settings"] = before["settings"]  // the last ids, rewritten as they were
         #expect(after.keys == before.keys)
@@ -213,16 +224,21 @@ import Testing
     // MARK: - Bad input
 
     @Test(arguments: [
-        ("{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00",
-         "3:30: error: the JSON ends inside a string"),
-        ("{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00 +0200\", \"qty\": 12x}]}]}}",
-         "3:46: error: unexpected '12x': not JSON"),
+        (
+            "{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00",
+            "3:30: error: the JSON ends inside a string"
+        ),
+        (
+            "{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00 +0200\", \"qty\": 12x}]}]}}",
+            "3:46: error: unexpected '12x': not JSON"
+        ),
     ])
     func invalidJSONIsOneLineWithItsPlace(text: String, expected: String) throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
-        let good = directory.write("good.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-04-30 10:00:00 +0200", 3)]))
+        let good = directory.write(
+            "good.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-04-30 10:00:00 +0200", 3)]))
         #expect(run(["import", good, "--db", database, "--timezone", "Europe/Berlin"]).code == 0)
         let before = try dataContent(of: database)
         let bad = directory.write("bad.json", text)
@@ -270,9 +286,16 @@ import Testing
         func value(_ sql: String) throws -> Double { try double(database, sql) }
         #expect(try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate'") == 70)
         #expect(try value("SELECT number FROM metadata WHERE key = 'max'") == 90)
-        #expect(try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierBloodPressureSystolic'") == 121)
-        #expect(abs(try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierBloodGlucose'") - 99.09) < 0.01)
-        #expect(try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierOxygenSaturation'") == 0.97)
+        #expect(
+            try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierBloodPressureSystolic'")
+                == 121)
+        #expect(
+            abs(
+                try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierBloodGlucose'")
+                    - 99.09) < 0.01)
+        #expect(
+            try value("SELECT value FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierOxygenSaturation'")
+                == 0.97)
         let sleep = try daily(database, "SleepAnalysis_AsleepCore_hours")
         #expect(sleep["2024-05-01"] == 4)
         #expect(sleep["2024-05-02"] == 2)
@@ -280,14 +303,21 @@ import Testing
         #expect(try daily(database, "SleepAnalysis_InBed_hours")["2024-05-01"] == 8)
         #expect(try daily(database, "AppleStandHour_Stood_hours")["2024-05-01"] == 1)
         #expect(try value("SELECT value FROM discrete_samples WHERE type = 'HealthAutoExport:mystery_metric'") == 4)
-        #expect(result.err.contains("Health Auto Export metrics not in healthetl's table (stored as HealthAutoExport:mystery_metric): mystery_metric"))
-        let workout = try query(database, "SELECT activity_type, total_distance, total_energy_burned, origin FROM workouts")
+        #expect(
+            result.err.contains(
+                "Health Auto Export metrics not in healthetl's table (stored as HealthAutoExport:mystery_metric): mystery_metric"
+            ))
+        let workout = try query(
+            database, "SELECT activity_type, total_distance, total_energy_burned, origin FROM workouts")
         #expect(workout.first?[0].text == "HKWorkoutActivityTypeRunning")
         #expect(workout.first?[1].number == 5_200)
         #expect(workout.first?[3].integer == 1)
         #expect(try value("SELECT valence FROM state_of_mind") == 0.5)
         // Every row of the file is marked as the feed's.
-        #expect(try value("SELECT count(*) FROM (SELECT origin FROM discrete_samples UNION ALL SELECT origin FROM category_samples) WHERE origin <> 1") == 0)
+        #expect(
+            try value(
+                "SELECT count(*) FROM (SELECT origin FROM discrete_samples UNION ALL SELECT origin FROM category_samples) WHERE origin <> 1"
+            ) == 0)
         // Again: nothing new (the State of Mind entry is not doubled either).
         #expect(run(["import", file, "--db", database, "--rescan"]).code == 0)
         #expect(try value("SELECT count(*) FROM state_of_mind") == 1)
@@ -330,7 +360,9 @@ import Testing
         #expect(steps == ["2024-05-01": 120, "2024-05-02": 40])
         let second = run(["run", pipeline, "--json"])
         #expect(second.code == 0, "\(second.err)")
-        #expect(second.out.contains("\"outcome\" : \"unchanged\"") || second.out.contains("\"outcome\":\"unchanged\""), "\(second.out)")
+        #expect(
+            second.out.contains("\"outcome\" : \"unchanged\"") || second.out.contains("\"outcome\":\"unchanged\""),
+            "\(second.out)")
     }
 
     /// A database of schema 3, from before the feed (no `origin`), gets the column when it is upgraded, 0 for
@@ -343,14 +375,16 @@ import Testing
         #expect(run(["import", sample, "--db", current, "--timezone", "Europe/Berlin"]).code == 0)
         let database = directory.file("health.sqlite")
         try makeVersion3Database(from: current, at: database)
-        #expect(try query(database, "SELECT count(*) FROM pragma_table_info('cumulative_samples') WHERE name = 'origin'")
-            == [[.integer(0)]])
+        #expect(
+            try query(database, "SELECT count(*) FROM pragma_table_info('cumulative_samples') WHERE name = 'origin'")
+                == [[.integer(0)]])
         let feed = directory.write(
             "feed.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-04-08 10:00:00 +0200", 100)]))
         let result = run(["import", feed, "--db", database])
         #expect(result.code == 0, "\(result.err)")
         #expect(try query(database, "PRAGMA user_version") == [[.integer(4)]])
-        let origins = try query(database, "SELECT origin, count(*) FROM cumulative_samples GROUP BY origin ORDER BY origin")
+        let origins = try query(
+            database, "SELECT origin, count(*) FROM cumulative_samples GROUP BY origin ORDER BY origin")
         #expect(origins.count == 2)
         #expect(origins.last?.map(\.integer) == [1, 1])
         #expect(try query(database, "SELECT DISTINCT origin FROM workouts") == [[.integer(0)]])
@@ -376,7 +410,8 @@ import Testing
         let result = run(["import", file, "--db", database, "--timezone", "Australia/Sydney"])
         #expect(result.code == 0, "\(result.err)")
         func total(_ type: String) throws -> Double {
-            try double(database, "SELECT sum(value) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifier\(type)'")
+            try double(
+                database, "SELECT sum(value) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifier\(type)'")
         }
         // The sums of the file's own qty fields (python3 -c 'json.load…').
         #expect(abs(try total("StepCount") - 1_411_765.951) < 0.01)
@@ -403,12 +438,21 @@ import Testing
         let basal = try daily(database, "BasalEnergyBurned")["2023-01-20"] ?? 0
         #expect(abs(active - 801.266) < 0.01)  // kcal as written
         #expect(abs(basal - 7_479.296 / 4.184) < 0.01)  // kJ as written, converted
-        #expect(try double(database, "SELECT count(*) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate'") == 636)
-        #expect(try query(database, "SELECT DISTINCT raw_unit FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierBasalEnergyBurned'").first?[0].text == "kJ")
+        #expect(
+            try double(
+                database, "SELECT count(*) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate'")
+                == 636)
+        #expect(
+            try query(
+                database,
+                "SELECT DISTINCT raw_unit FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierBasalEnergyBurned'"
+            ).first?[0].text == "kJ")
         // The same file again: nothing changes.
         let again = run(["import", file, "--db", database, "--rescan"])
         #expect(again.code == 0)
-        #expect(try query(database, "SELECT added, replaced FROM import_runs ORDER BY id DESC LIMIT 1").first?.map { $0.integer } == [0, 0])
+        #expect(
+            try query(database, "SELECT added, replaced FROM import_runs ORDER BY id DESC LIMIT 1").first?.map {
+                $0.integer
+            } == [0, 0])
     }
 }
-

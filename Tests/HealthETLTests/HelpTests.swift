@@ -9,12 +9,15 @@ import Testing
 struct HelpTests {
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = ToolTests.Output()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         let code = tool.run(arguments)
         return (code, output.out, output.err)
     }
 
-    static let commandNames = ["import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "mcp", "help"]
+    static let commandNames = [
+        "import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "mcp", "help",
+    ]
 
     @Test func toolHelpListsEveryCommand() {
         for arguments in [["help"], ["--help"], ["-h"]] {
@@ -23,7 +26,9 @@ struct HelpTests {
             #expect(help.out.hasPrefix("OVERVIEW: "))
             let listed = help.out.components(separatedBy: "COMMANDS:\n")[1].components(separatedBy: "\n\n")[0]
             // A name starts in column 3; wrapped abstracts continue further right.
-            let names = listed.split(separator: "\n").filter { !$0.hasPrefix("   ") }.map { $0.split(separator: " ")[0] }
+            let names = listed.split(separator: "\n").filter { !$0.hasPrefix("   ") }.map {
+                $0.split(separator: " ")[0]
+            }
             #expect(names == Self.commandNames.map { Substring($0) })
             #expect(help.out.contains("See 'healthetl help <command>' for detailed help."))
         }
@@ -54,14 +59,21 @@ struct HelpTests {
     @Test func theParserAcceptsWhatTheHelpShowsAndNothingElse() {
         let statusHelp = run(["help", "status"]).out
         #expect(statusHelp.contains("--json") && !statusHelp.contains("--wait"))
-        #expect(run(["status", "--db", "/nonexistent.sqlite", "--wait", "3"]).err.hasPrefix("Error: Unknown option '--wait'."))
+        #expect(
+            run(["status", "--db", "/nonexistent.sqlite", "--wait", "3"]).err.hasPrefix(
+                "Error: Unknown option '--wait'."))
         // --json is parsed: the run gets as far as looking for the database.
-        #expect(run(["status", "--db", "/nonexistent.sqlite", "--json"]).err.hasPrefix("healthetl: /nonexistent.sqlite: error: no database here"))
+        #expect(
+            run(["status", "--db", "/nonexistent.sqlite", "--json"]).err.hasPrefix(
+                "healthetl: /nonexistent.sqlite: error: no database here"))
     }
 
     @Test func helpLinesFitEightyColumns() {
         for arguments in [["help"]] + Self.commandNames.map({ ["help", $0] }) {
-            let long = run(arguments).out.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("USAGE:") && !$0.hasPrefix("       healthetl") && !$0.hasPrefix("  healthetl") }
+            let long = run(arguments).out.split(separator: "\n").filter {
+                $0.count > 80 && !$0.hasPrefix("USAGE:") && !$0.hasPrefix("       healthetl")
+                    && !$0.hasPrefix("  healthetl")
+            }
             #expect(long.isEmpty, "\(arguments): \(long)")
         }
     }
@@ -79,19 +91,27 @@ struct HelpTests {
 
                 """)
         let schema = run(["schema", "extra"])
-        #expect(schema.err == "Error: Unexpected argument 'extra'\nUsage: healthetl schema [--postgres]\n  See 'healthetl help schema' for more information.\n")
+        #expect(
+            schema.err
+                == "Error: Unexpected argument 'extra'\nUsage: healthetl schema [--postgres]\n  See 'healthetl help schema' for more information.\n"
+        )
     }
 
     @Test func anUnknownCommandSuggestsTheNearest() {
         let typo = run(["improt", "x.zip"])
         #expect(typo.code == 64)
-        #expect(typo.err.hasPrefix("Error: Unknown command 'improt'. Did you mean 'import'?\nUsage: healthetl <command> [<options>]\n"))
+        #expect(
+            typo.err.hasPrefix(
+                "Error: Unknown command 'improt'. Did you mean 'import'?\nUsage: healthetl <command> [<options>]\n"))
         #expect(typo.err.hasSuffix("See 'healthetl help' for more information.\n"))
-        #expect(run(["set-timezon"]).err.hasPrefix("Error: Unknown command 'set-timezon'. Did you mean 'set-timezone'?"))
+        #expect(
+            run(["set-timezon"]).err.hasPrefix("Error: Unknown command 'set-timezon'. Did you mean 'set-timezone'?"))
         #expect(run(["frobnicate"]).err.hasPrefix("Error: Unknown command 'frobnicate'.\n"))
         let help = run(["help", "stauts"])
         #expect(help.code == 64)
-        #expect(help.err.hasPrefix("Error: Unknown command 'stauts'. Did you mean 'status'?\nUsage: healthetl help [<command>]\n"))
+        #expect(
+            help.err.hasPrefix(
+                "Error: Unknown command 'stauts'. Did you mean 'status'?\nUsage: healthetl help [<command>]\n"))
     }
 
     /// Rendered by groff as man(1) would: no warnings, and the options read as typed (`\-` escapes are right).
@@ -105,7 +125,8 @@ struct HelpTests {
         #expect(lint.status == 0)
         #expect(lint.error.isEmpty, "\(lint.error)")
         let page = try ProcessRunner.run(groff, ["-man", "-Tutf8", "-P-cbou", "-rLL=200n"], input: roff.out)
-        let text = page.output.replacingOccurrences(of: "\u{2010}", with: "-").replacingOccurrences(of: "\u{2212}", with: "-")
+        let text = page.output.replacingOccurrences(of: "\u{2010}", with: "-").replacingOccurrences(
+            of: "\u{2212}", with: "-")
         for command in Self.commandNames where command != "help" {
             #expect(text.contains("healthetl \(command)"), "\(command)")
         }
@@ -125,12 +146,13 @@ struct HelpTests {
         let script = run(["help", "--bash-completion"]).out
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let probe = script + """
-                cd '\(folder.path)'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-                _healthetl
-                printf '%s\\n' "${COMPREPLY[@]}"
-                """
+            let probe =
+                script + """
+                    cd '\(folder.path)'
+                    COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+                    _healthetl
+                    printf '%s\\n' "${COMPREPLY[@]}"
+                    """
             let result = try ProcessRunner.run(bash, ["--norc", "--noprofile"], input: probe)
             #expect(result.status == 0, "\(result.error)")
             return result.output.split(separator: "\n").map(String.init).sorted()

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthETL
 @testable import HealthSQLite
@@ -10,7 +11,8 @@ import Testing
 struct PipelineRunTests {
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = ToolTests.Output()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         return (tool.run(arguments), output.out, output.err)
     }
 
@@ -78,7 +80,8 @@ struct PipelineRunTests {
         let newer = drop + "/export-new.zip"
         try FileManager.default.copyItem(atPath: directory.file("sample-exports/export.zip"), toPath: older)
         try FileManager.default.copyItem(atPath: directory.file("sample-exports/export.zip"), toPath: newer)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: older)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: older)
         let dry = run(["run", pipeline, "--dry-run"])
         #expect(dry.code == 0)
         #expect(dry.out.contains(newer))
@@ -93,7 +96,8 @@ struct PipelineRunTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("out-rollups/workouts.csv")))
         // The report is refreshed from the database the run wrote, owner-only.
         let report = try String(contentsOfFile: directory.file("health-report.html"), encoding: .utf8)
-        let lastDay = try SQLiteConnection(path: directory.file("health.sqlite"), create: false)
+        let lastDay =
+            try SQLiteConnection(path: directory.file("health.sqlite"), create: false)
             .scalar("SELECT max(date) FROM daily_rollups").text ?? "?"
         #expect(report.contains("data-last-day=\"\(lastDay)\""))
         var info = stat()
@@ -134,7 +138,9 @@ struct PipelineRunTests {
                 [.text("HKQuantityTypeIdentifierStepCount")],
             ])
         #expect(
-            try subset.scalar("SELECT min(start_date) >= '2024-03-24T23:00:00Z' AND max(start_date) < '2024-03-31T22:00:00Z' FROM cumulative_samples")
+            try subset.scalar(
+                "SELECT min(start_date) >= '2024-03-24T23:00:00Z' AND max(start_date) < '2024-03-31T22:00:00Z' FROM cumulative_samples"
+            )
                 == .integer(1))
         #expect(try subset.scalar("SELECT count(*) FROM workouts") == .integer(0))
         #expect(FileManager.default.fileExists(atPath: directory.file("out-research/daily.csv")))

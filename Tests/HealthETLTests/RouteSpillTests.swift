@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -23,16 +24,20 @@ struct RouteSpillTests {
             #" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="Watch" startDate="\#(time(base))" endDate="\#(time(base + 7200))">"#
         ]
         if inline > 0 {
-            lines.append(#"  <WorkoutRoute sourceName="Phone" startDate="\#(time(base))" endDate="\#(time(base + 7200))">"#)
+            lines.append(
+                #"  <WorkoutRoute sourceName="Phone" startDate="\#(time(base))" endDate="\#(time(base + 7200))">"#)
             for index in 0..<inline {
                 let ele = index % 4 == 0 ? "" : #" altitude="\#(20 + index % 50).5""#
                 lines.append(
-                    #"   <Location date="\#(time(base + index))" latitude="\#(37.7 + Double(index) * 1e-6)" longitude="-122.4"\#(ele) horizontalAccuracy="4.2" verticalAccuracy="3.1" course="\#(index % 360)" speed="2.8"/>"#)
+                    #"   <Location date="\#(time(base + index))" latitude="\#(37.7 + Double(index) * 1e-6)" longitude="-122.4"\#(ele) horizontalAccuracy="4.2" verticalAccuracy="3.1" course="\#(index % 360)" speed="2.8"/>"#
+                )
             }
             lines.append("  </WorkoutRoute>")
         }
         for file in gpxFiles {
-            lines.append(#"  <WorkoutRoute sourceName="Watch" startDate="\#(time(base))" endDate="\#(time(base + 7200))"><FileReference path="/workout-routes/\#(file)"/></WorkoutRoute>"#)
+            lines.append(
+                #"  <WorkoutRoute sourceName="Watch" startDate="\#(time(base))" endDate="\#(time(base + 7200))"><FileReference path="/workout-routes/\#(file)"/></WorkoutRoute>"#
+            )
         }
         lines.append(" </Workout>")
         return lines.joined(separator: "\n")
@@ -42,9 +47,11 @@ struct RouteSpillTests {
         let rows = (0..<points).map { index in
             let instant = TimestampFormatting.utcString(Int64(start + day * 86_400 + index))
             let speed = index % 3 == 0 ? "-1" : "2.5"
-            return #"<trkpt lon="6.1357" lat="\#(48.65 + Double(index) * 1e-6)"><ele>361.9</ele><time>\#(instant)</time><extensions><speed>\#(speed)</speed><course>50.5</course><hAcc>6.6</hAcc><vAcc>6.4</vAcc></extensions></trkpt>"#
+            return
+                #"<trkpt lon="6.1357" lat="\#(48.65 + Double(index) * 1e-6)"><ele>361.9</ele><time>\#(instant)</time><extensions><speed>\#(speed)</speed><course>50.5</course><hAcc>6.6</hAcc><vAcc>6.4</vAcc></extensions></trkpt>"#
         }
-        return #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        return
+            #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
             + rows.joined(separator: "\n") + "</trkseg></trk></gpx>"
     }
 
@@ -59,15 +66,18 @@ struct RouteSpillTests {
         }
         let files = ["route_a.gpx": (700, 0), "route_b.gpx": (90, 0), "route_c.gpx": (2100, 1)]
         for (file, (points, day)) in files {
-            FileManager.default.createFile(atPath: folder + "/workout-routes/" + file, contents: Data(gpx(points: points, day: day).utf8))
+            FileManager.default.createFile(
+                atPath: folder + "/workout-routes/" + file, contents: Data(gpx(points: points, day: day).utf8))
         }
-        FileManager.default.createFile(atPath: folder + "/export.xml", contents: Data(exportXML(body.joined(separator: "\n")).utf8))
+        FileManager.default.createFile(
+            atPath: folder + "/export.xml", contents: Data(exportXML(body.joined(separator: "\n")).utf8))
         return folder
     }
 
     func importRows(_ inputs: [String], threshold: Int, into database: String) throws -> [String: [[SQLiteValue]]] {
         for input in inputs {
-            var job = ImportJob(inputPath: input, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            var job = ImportJob(
+                inputPath: input, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
             job.routeSpillThreshold = threshold
             _ = try job.run()
         }
@@ -81,7 +91,8 @@ struct RouteSpillTests {
         let first = try Self.export(days: [0], in: directory, name: "first")
         let next = try Self.export(days: [0, 1], in: directory, name: "next")
 
-        let inMemory = try importRows([first, next], threshold: RoutePointBuffer.defaultSpillThreshold, into: directory.file("memory.sqlite"))
+        let inMemory = try importRows(
+            [first, next], threshold: RoutePointBuffer.defaultSpillThreshold, into: directory.file("memory.sqlite"))
         let spilled = try importRows([first, next], threshold: threshold, into: directory.file("spilled.sqlite"))
         #expect(spilled == inMemory)
         // 1500 inline + 700 + 90 (day 0) + 2100 (day 1, written by the re-import), every point in order.

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthSQLite
 @testable import SampleExports
@@ -20,7 +21,8 @@ struct SchemaUpgradeCrashTests {
         defer { directory.remove() }
         let export = try SchemaUpgradeCrashTests.export(days: 30, seed: 33, into: directory)
         let current = directory.file("current.sqlite")
-        _ = try ImportJob(inputPath: export, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: export, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
         let expected = try publicContent(of: current)
         let base = directory.file("base-v3.sqlite")
         try makeVersion3Database(from: current, at: base)
@@ -49,7 +51,8 @@ struct SchemaUpgradeCrashTests {
             case .integer(3):
                 // As it was: every row of version 3 (the log of the killed run is rolled back on open).
                 outcomes.old += 1
-                #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'cumulative_rows'") == .integer(0))
+                #expect(
+                    try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'cumulative_rows'") == .integer(0))
                 let copy = directory.file("compare-\(round).sqlite")
                 try db.execute("VACUUM INTO '\(copy)'")
                 let reference = directory.file("reference-\(round).sqlite")

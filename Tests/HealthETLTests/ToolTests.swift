@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthETL
 @testable import HealthModel
 @testable import HealthSQLite
@@ -11,7 +12,8 @@ struct ToolTests {
 
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = Output()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         let code = tool.run(arguments)
         return (code, output.out, output.err)
     }
@@ -21,7 +23,9 @@ struct ToolTests {
     @Test func usageErrorsExit64WithASuggestion() {
         let result = run(["import", "x.zip", "--db", "a.sqlite", "--quite"])
         #expect(result.code == 64)
-        #expect(result.err.hasPrefix("Error: Unknown option '--quite'. Did you mean '--quiet'?\nUsage: healthetl import <export>"))
+        #expect(
+            result.err.hasPrefix(
+                "Error: Unknown option '--quite'. Did you mean '--quiet'?\nUsage: healthetl import <export>"))
         #expect(result.err.hasSuffix("\n  See 'healthetl help import' for more information.\n"))
         #expect(run(["import", "--db", "a.sqlite"]).err.hasPrefix("Error: Missing expected argument '<export>'"))
         #expect(run(["import", "x.zip"]).code == 64)
@@ -82,7 +86,10 @@ struct ToolTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
         let result = run(["import", export, "--db", database])
         #expect(result.code == 73)
-        #expect(result.err == "healthetl: \(database): error: not a healthetl database (it holds another application's tables) (hint: import into a new file)\n")
+        #expect(
+            result.err
+                == "healthetl: \(database): error: not a healthetl database (it holds another application's tables) (hint: import into a new file)\n"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthReading
@@ -36,7 +37,10 @@ struct EndToEndTests {
         let db = try SQLiteConnection(path: database, create: false)
 
         // Every top-level record lands in exactly one sample table.
-        let samples = try count(db, "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)")
+        let samples = try count(
+            db,
+            "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)"
+        )
         #expect(samples == tally.records)
         #expect(summary.items["records"] == tally.records)
         var byType: [String: Int] = [:]
@@ -48,8 +52,12 @@ struct EndToEndTests {
         #expect(byType == tally.recordsByType)
         #expect(try count(db, "SELECT count(*) FROM category_samples") == tally.categoryRecords)
         // Cumulative/discrete split follows the catalog.
-        #expect(try count(db, "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate'") == 0)
-        #expect(try count(db, "SELECT count(*) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierStepCount'") == 0)
+        #expect(
+            try count(db, "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate'")
+                == 0)
+        #expect(
+            try count(db, "SELECT count(*) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierStepCount'") == 0
+        )
 
         #expect(try count(db, "SELECT count(*) FROM correlations") == tally.correlations)
         // Children are linked to their top-level copies, never stored a second time.
@@ -58,7 +66,9 @@ struct EndToEndTests {
         // Probable duplicates (the same session from another app) are linked, and the windowed query finds what
         // a plain all-pairs comparison finds.
         #expect(try count(db, "SELECT count(*) FROM workout_duplicates") == tally.probableDuplicateWorkouts)
-        #expect(summary.stages["dedup"]?["workouts linked as probable duplicates (kept)"] == tally.probableDuplicateWorkouts)
+        #expect(
+            summary.stages["dedup"]?["workouts linked as probable duplicates (kept)"] == tally.probableDuplicateWorkouts
+        )
         #expect(
             try count(db, "SELECT count(*) FROM workout_duplicates")
                 == (try count(
@@ -74,7 +84,8 @@ struct EndToEndTests {
         #expect(try count(db, "SELECT count(*) FROM workout_statistics") == tally.workoutStatistics)
         #expect(try count(db, "SELECT count(*) FROM workout_routes") == tally.workoutRoutes)
         #expect(try count(db, "SELECT count(*) FROM route_points") == tally.routePoints)
-        #expect(try count(db, "SELECT count(*) FROM workout_routes WHERE problem IS NOT NULL") == tally.missingRouteFiles)
+        #expect(
+            try count(db, "SELECT count(*) FROM workout_routes WHERE problem IS NOT NULL") == tally.missingRouteFiles)
         #expect(try count(db, "SELECT count(*) FROM activity_summaries") == tally.activitySummaries)
         #expect(try count(db, "SELECT count(*) FROM hrv_beats") == tally.hrvBeats)
         #expect(try count(db, "SELECT count(DISTINCT sample_id) FROM hrv_beats") == tally.hrvRecordsWithBeats)
@@ -82,7 +93,9 @@ struct EndToEndTests {
         #expect(try count(db, "SELECT count(*) FROM ecg_recordings") == tally.ecgRecordings)
         #expect(try count(db, "SELECT coalesce(sum(sample_count), 0) FROM ecg_recordings") == tally.ecgSamples)
         #expect(try count(db, "SELECT coalesce(sum(length(samples)), 0) FROM ecg_recordings") == tally.ecgSamples * 4)
-        #expect(try count(db, "SELECT count(*) FROM clinical_records WHERE resource_json IS NOT NULL") == tally.clinicalRecords)
+        #expect(
+            try count(db, "SELECT count(*) FROM clinical_records WHERE resource_json IS NOT NULL")
+                == tally.clinicalRecords)
         #expect(try count(db, "SELECT count(*) FROM audiograms") == tally.audiograms)
         #expect(try count(db, "SELECT count(*) FROM audiogram_points") == tally.sensitivityPoints)
         #expect(try count(db, "SELECT count(*) FROM vision_prescriptions") == tally.visionPrescriptions)
@@ -107,16 +120,28 @@ struct EndToEndTests {
             inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
         ).run()
         let db = try SQLiteConnection(path: database, create: false)
-        let samples = try count(db, "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)")
+        let samples = try count(
+            db,
+            "SELECT (SELECT count(*) FROM cumulative_samples) + (SELECT count(*) FROM discrete_samples) + (SELECT count(*) FROM category_samples)"
+        )
         #expect(tally.exactDuplicateRecords > 0)
         #expect(samples == tally.records - tally.exactDuplicateRecords - tally.syncSuperseded)
         #expect(summary.dropped["exact duplicate records"] == tally.exactDuplicateRecords)
-        let superseded = (summary.dropped["records superseded by a higher sync version"] ?? 0)
+        let superseded =
+            (summary.dropped["records superseded by a higher sync version"] ?? 0)
             + (summary.dropped["records replaced by a higher sync version"] ?? 0)
         #expect(superseded == tally.syncSuperseded)
         // What is left is unique by identity, and every kept sync identifier has one row.
-        #expect(try count(db, "SELECT count(*) FROM (SELECT type, start_date, identity FROM cumulative_samples GROUP BY 1, 2, 3 HAVING count(*) > 1)") == 0)
-        #expect(try count(db, "SELECT count(*) FROM metadata WHERE key = 'HKMetadataKeySyncIdentifier' AND parent_table LIKE '%samples'") == (try count(db, "SELECT count(*) FROM sync_identifiers WHERE row_table LIKE '%samples'")))
+        #expect(
+            try count(
+                db,
+                "SELECT count(*) FROM (SELECT type, start_date, identity FROM cumulative_samples GROUP BY 1, 2, 3 HAVING count(*) > 1)"
+            ) == 0)
+        #expect(
+            try count(
+                db,
+                "SELECT count(*) FROM metadata WHERE key = 'HKMetadataKeySyncIdentifier' AND parent_table LIKE '%samples'"
+            ) == (try count(db, "SELECT count(*) FROM sync_identifiers WHERE row_table LIKE '%samples'")))
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 
@@ -24,7 +25,8 @@ struct ItemQueueTests {
 
     static func sample(_ value: Double, metadata: Int = 0) -> ExportItem {
         var sample = Sample(
-            type: "HKQuantityTypeIdentifierStepCount", source: SampleSource(id: 1, name: "S", version: nil, device: nil),
+            type: "HKQuantityTypeIdentifierStepCount",
+            source: SampleSource(id: 1, name: "S", version: nil, device: nil),
             line: Int32(value))
         sample.value = value
         sample.metadata = (0..<metadata).map { MetadataEntry(key: "k\($0)", value: "v") }

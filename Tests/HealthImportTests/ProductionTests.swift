@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthReading
@@ -93,7 +94,8 @@ struct ProductionTests {
         #expect(result.error == nil)
         #expect(
             result.items == [
-                "header en_US", "header -", "characteristics", "sample \(Self.steps) Watch 100.0", "sample \(Self.steps) Phone 50.0",
+                "header en_US", "header -", "characteristics", "sample \(Self.steps) Watch 100.0",
+                "sample \(Self.steps) Phone 50.0",
                 "activity 2024-02-01",
             ])
         let summary = result.summary
@@ -116,7 +118,10 @@ struct ProductionTests {
         #expect(result.error == nil)
         #expect(result.batches == 3)
         #expect(result.items.count == 10_002)  // the two headers too (locale, export date)
-        #expect(result.items.dropFirst(2).enumerated().allSatisfy { $0.element == "sample \(Self.steps) Watch \(Double($0.offset))" })
+        #expect(
+            result.items.dropFirst(2).enumerated().allSatisfy {
+                $0.element == "sample \(Self.steps) Watch \(Double($0.offset))"
+            })
         #expect(result.summary.items == ["records": 10_000])
         let calls = progress.all
         #expect(calls.count == 2)

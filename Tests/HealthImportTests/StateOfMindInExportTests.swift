@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthSQLite
 
@@ -21,8 +22,14 @@ struct StateOfMindInExportTests {
         _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "UTC")!).run()
         let db = try SQLiteConnection(path: database, create: false)
         #expect(
-            try db.query("SELECT kind, round(valence_percent, 6), labels_json, associations_json, metadata_json FROM state_of_mind")
-                == [[.text("dailyMood"), .real(30), .text(#"["Stressed","Tired"]"#), .text(#"["Work"]"#),
-                     .text(#"{"HKTimeZone":"Europe/Berlin"}"#)]])
+            try db.query(
+                "SELECT kind, round(valence_percent, 6), labels_json, associations_json, metadata_json FROM state_of_mind"
+            )
+                == [
+                    [
+                        .text("dailyMood"), .real(30), .text(#"["Stressed","Tired"]"#), .text(#"["Work"]"#),
+                        .text(#"{"HKTimeZone":"Europe/Berlin"}"#),
+                    ]
+                ])
     }
 }

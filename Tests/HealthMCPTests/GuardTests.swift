@@ -49,7 +49,8 @@ struct GuardTests {
         #expect(throws: ToolError.argument(name: "strat", reason: "unknown argument; expected one of: start, end")) {
             try ToolArguments(["strat": "2024-01-01"], allowed: ["start", "end"])
         }
-        let arguments = try ToolArguments(["start": "2024-02-30", "end": "2024-01-01", "limit": 1.5], allowed: ["start", "end", "limit"])
+        let arguments = try ToolArguments(
+            ["start": "2024-02-30", "end": "2024-01-01", "limit": 1.5], allowed: ["start", "end", "limit"])
         #expect(throws: ToolError.self) { try arguments.range(required: true) }
         #expect(throws: ToolError.self) { try arguments.integer("limit", range: 1...10) }
         let reversed = try ToolArguments(["start": "2024-03-02", "end": "2024-03-01"], allowed: ["start", "end"])

@@ -21,7 +21,9 @@ enum MCPClient {
         guard FileManager.default.isExecutableFile(atPath: python),
             let lib = try? FileManager.default.contentsOfDirectory(atPath: venv + "/lib")
         else { return false }
-        return lib.contains { FileManager.default.fileExists(atPath: "\(venv)/lib/\($0)/site-packages/mcp/client/stdio.py") }
+        return lib.contains {
+            FileManager.default.fileExists(atPath: "\(venv)/lib/\($0)/site-packages/mcp/client/stdio.py")
+        }
     }
 
     /// Runs the program over one session; the results, the handshake first. Killed after `limit` seconds.
@@ -52,7 +54,9 @@ enum MCPClient {
         return results
     }
 
-    static func series(_ metric: String, _ start: String, _ end: String, _ period: String, statistic: String? = nil) -> JSON {
+    static func series(_ metric: String, _ start: String, _ end: String, _ period: String, statistic: String? = nil)
+        -> JSON
+    {
         var arguments: [(String, JSON)] = [
             ("metric", .string(metric)), ("start", .string(start)), ("end", .string(end)), ("period", .string(period)),
         ]
@@ -76,16 +80,21 @@ enum MCPClient {
     }
 
     static func points(_ result: JSON) throws -> [Point] {
-        try structured(result)["points"]?.arrayValue.map { Point(label: $0["label"]?.stringValue ?? "", value: $0["value"]?.doubleValue) }
+        try structured(result)["points"]?.arrayValue.map {
+            Point(label: $0["label"]?.stringValue ?? "", value: $0["value"]?.doubleValue)
+        }
             ?? []
     }
 
     /// label → value of one type's statistic in one period of the rollups table.
-    static func rollups(_ db: SQLiteConnection, _ period: String, _ type: String, _ statistic: String) throws -> [String: Double] {
+    static func rollups(_ db: SQLiteConnection, _ period: String, _ type: String, _ statistic: String) throws
+        -> [String: Double]
+    {
         let rows = try db.query(
             "SELECT label, value FROM rollups WHERE period = ? AND type = ? AND statistic = ?",
             [.text(period), .text(type), .text(statistic)])
-        return Dictionary(uniqueKeysWithValues: rows.compactMap { row in double(row[1]).map { (row[0].text ?? "", $0) } })
+        return Dictionary(
+            uniqueKeysWithValues: rows.compactMap { row in double(row[1]).map { (row[0].text ?? "", $0) } })
     }
 
     static func double(_ value: SQLiteValue) -> Double? {
@@ -106,10 +115,13 @@ enum MCPClient {
     static func dailyCSV(database: String, in directory: ScratchDirectory) throws -> [String: [String: Double?]] {
         let folder = directory.file("csv")
         let result = try MCPFixtures.run(
-            try #require(MCPFixtures.executable), ["export", "--db", database, "--csv", folder, "--no-tables", "--quiet"])
+            try #require(MCPFixtures.executable),
+            ["export", "--db", database, "--csv", folder, "--no-tables", "--quiet"])
         try #require(result.status == 0, "\(result.errors)")
         let lines = try String(contentsOfFile: folder + "/daily.csv", encoding: .utf8)
-            .split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            .split(whereSeparator: \.isNewline).map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
         let header = try #require(lines.first)
         var table: [String: [String: Double?]] = [:]
         for line in lines.dropFirst() {

@@ -23,7 +23,8 @@ struct MCPClientTests {
         let program: [JSON] = [
             ["list": "tools"], ["list": "prompts"], ["list": "resources"],
             ["read": "healthetl://docs/schema"], ["read": "healthetl://docs/numbers"], ["read": "healthetl://metrics"],
-            ["prompt": "weekly_review", "arguments": ["week_of": "2024-03-27"]], ["prompt": "sleep_report"], ["ping": true],
+            ["prompt": "weekly_review", "arguments": ["week_of": "2024-03-27"]], ["prompt": "sleep_report"],
+            ["ping": true],
             ["call": "overview"], ["call": "list_metrics"], ["call": "list_metrics", "arguments": ["search": "heart"]],
             MCPClient.series("Steps", "2024-03-20", "2024-04-10", "day"),
             MCPClient.series("HKQuantityTypeIdentifierHeartRate", "2024-03-20", "2024-04-10", "week", statistic: "avg"),
@@ -32,8 +33,16 @@ struct MCPClientTests {
             MCPClient.series("HeartRate", "2023-06-01", "2024-12-31", "year"),
             MCPClient.series("HeartRate", "2024-03-20", "2024-04-10", "day"),
             ["call": "sleep_nights", "arguments": ["start": "2024-03-22", "end": "2024-04-08"]],
-            ["call": "samples", "arguments": ["metric": "Steps", "start": "2024-03-24", "end": "2024-03-24", "limit": 100]],
-            ["call": "sql", "arguments": ["query": "SELECT activity, count(*) AS n FROM workout_overview GROUP BY activity ORDER BY activity"]],
+            [
+                "call": "samples",
+                "arguments": ["metric": "Steps", "start": "2024-03-24", "end": "2024-03-24", "limit": 100],
+            ],
+            [
+                "call": "sql",
+                "arguments": [
+                    "query": "SELECT activity, count(*) AS n FROM workout_overview GROUP BY activity ORDER BY activity"
+                ],
+            ],
             MCPClient.series("Stepz", "2024-03-20", "2024-04-10", "day"),
             MCPClient.series("Sleep", "2024-03-20", "2024-04-10", "day"),
         ]
@@ -71,19 +80,25 @@ struct MCPClientTests {
         #expect(overview["last_import"]?["export_date"] == "2024-04-07T07:12:31Z")
 
         let metrics = try MCPClient.structured(try next())
-        let identifiers = Set(try db.query(
-            """
-            SELECT DISTINCT type FROM data_types
-            WHERE row_table IN ('cumulative_samples', 'discrete_samples', 'category_samples', 'correlations')
-            """
-        ).compactMap { $0.first?.text })
+        let identifiers = Set(
+            try db.query(
+                """
+                SELECT DISTINCT type FROM data_types
+                WHERE row_table IN ('cumulative_samples', 'discrete_samples', 'category_samples', 'correlations')
+                """
+            ).compactMap { $0.first?.text })
         #expect(Set(metrics["metrics"]?.arrayValue.compactMap { $0["identifier"]?.stringValue } ?? []) == identifiers)
         #expect(metricsResource["count"] == metrics["count"])
         let steps = metrics["metrics"]?.arrayValue.first { $0["short_name"] == "StepCount" }
-        #expect(steps?["sample_count"]?.integerValue == (try db.scalar("SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount'").integer))
-        #expect(try MCPClient.structured(try next())["metrics"]?.arrayValue.allSatisfy {
-            $0["display_name"]?.stringValue?.lowercased().contains("heart") == true
-        } == true)
+        #expect(
+            steps?["sample_count"]?.integerValue
+                == (try db.scalar(
+                    "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount'"
+                ).integer))
+        #expect(
+            try MCPClient.structured(try next())["metrics"]?.arrayValue.allSatisfy {
+                $0["display_name"]?.stringValue?.lowercased().contains("heart") == true
+            } == true)
 
         // Days: every day of the range, the rollups' value or null, equal to daily.csv's column.
         let daily = try MCPClient.dailyCSV(database: database, in: directory)
@@ -120,15 +135,18 @@ struct MCPClientTests {
             WHERE a.type = 'HKQuantityTypeIdentifierHeartRate' AND a.statistic = 'avg'
             """)
         let readings = try db.scalar(
-            "SELECT avg(value) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate' AND local_date LIKE '2024-%'")
+            "SELECT avg(value) FROM discrete_samples WHERE type = 'HKQuantityTypeIdentifierHeartRate' AND local_date LIKE '2024-%'"
+        )
         guard case .real(let weightedMean) = weighted, case .real(let meanOfReadings) = readings else {
             throw MCPClient.Failure("no heart rate in the sample")
         }
-        #expect(MCPClient.close(heartYears[1].value, weightedMean) && MCPClient.close(heartYears[1].value, meanOfReadings))
+        #expect(
+            MCPClient.close(heartYears[1].value, weightedMean) && MCPClient.close(heartYears[1].value, meanOfReadings))
 
         let heartDays = try MCPClient.points(try next())
         for point in heartDays {
-            #expect(MCPClient.close(point.value, daily[point.label]?["HeartRate_avg"] ?? nil), "daily.csv \(point.label)")
+            #expect(
+                MCPClient.close(point.value, daily[point.label]?["HeartRate_avg"] ?? nil), "daily.csv \(point.label)")
         }
 
         // Sleep: asleep = deep + core + REM + unspecified of the rollups, per day the night ends.
@@ -148,13 +166,16 @@ struct MCPClientTests {
 
         let samples = try MCPClient.structured(try next())
         let sampleCount = try db.scalar(
-            "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount' AND local_date = '2024-03-24'")
+            "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount' AND local_date = '2024-03-24'"
+        )
         #expect(Int64(samples["samples"]?.arrayValue.count ?? -1) == sampleCount.integer.map { min($0, 100) })
 
         let sql = try MCPClient.structured(try next())
-        let grouped = try db.query("SELECT activity, count(*) AS n FROM workout_overview GROUP BY activity ORDER BY activity")
+        let grouped = try db.query(
+            "SELECT activity, count(*) AS n FROM workout_overview GROUP BY activity ORDER BY activity")
         #expect(sql["columns"] == ["activity", "n"])
-        #expect(sql["rows"]?.arrayValue.map { $0.arrayValue.first?.stringValue ?? "" } == grouped.map { $0[0].text ?? "" })
+        #expect(
+            sql["rows"]?.arrayValue.map { $0.arrayValue.first?.stringValue ?? "" } == grouped.map { $0[0].text ?? "" })
 
         let unknown = try next()
         #expect(unknown["is_error"] == true)
@@ -172,7 +193,8 @@ struct MCPClientTests {
         let expected = try db.query("SELECT workout_id FROM workout_overview ORDER BY start_date DESC, workout_id DESC")
             .compactMap { $0.first?.integer }
         let routed = try #require(
-            try db.scalar("SELECT workout_id FROM workout_overview WHERE route_points > 60 ORDER BY workout_id LIMIT 1").integer)
+            try db.scalar("SELECT workout_id FROM workout_overview WHERE route_points > 60 ORDER BY workout_id LIMIT 1")
+                .integer)
         let first = try MCPClient.run(
             database: database, program: [["call": "workouts", "arguments": ["limit": 5]]], in: directory)
         var ids = try MCPClient.structured(first[1])["workouts"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
@@ -180,7 +202,8 @@ struct MCPClientTests {
         // Later pages, each in a session of its own: the cursor is all a page needs.
         while let position = cursor {
             let page = try MCPClient.run(
-                database: database, program: [["call": "workouts", "arguments": ["limit": 5, "cursor": .string(position)]]],
+                database: database,
+                program: [["call": "workouts", "arguments": ["limit": 5, "cursor": .string(position)]]],
                 in: directory)
             let structured = try MCPClient.structured(page[1])
             ids += structured["workouts"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
@@ -196,10 +219,12 @@ struct MCPClientTests {
                 ["call": "workouts", "arguments": ["activity": "Runing"]],
             ], in: directory)
         let workout = try MCPClient.structured(detail[1])
-        let points = try db.scalar("SELECT sum(point_count) FROM workout_routes WHERE workout_id = ?", [.integer(routed)])
+        let points = try db.scalar(
+            "SELECT sum(point_count) FROM workout_routes WHERE workout_id = ?", [.integer(routed)])
         #expect(workout["route"]?["points"]?.integerValue == points.integer)
         #expect(workout["route_line"]?.arrayValue.count == 50)
-        let statistics = try db.scalar("SELECT count(*) FROM workout_statistics WHERE workout_id = ?", [.integer(routed)])
+        let statistics = try db.scalar(
+            "SELECT count(*) FROM workout_statistics WHERE workout_id = ?", [.integer(routed)])
         #expect(Int64(workout["statistics"]?.arrayValue.count ?? -1) == statistics.integer)
         #expect(workout["workout"]?["id"]?.integerValue == routed)
         #expect(detail[2]["is_error"] == true)
@@ -214,10 +239,14 @@ struct MCPClientTests {
         var paged: [Int64] = []
         var sampleCursor: String?
         repeat {
-            var arguments: [(String, JSON)] = [("metric", "StepCount"), ("start", "2024-03-24"), ("end", "2024-03-24"), ("limit", 40)]
+            var arguments: [(String, JSON)] = [
+                ("metric", "StepCount"), ("start", "2024-03-24"), ("end", "2024-03-24"), ("limit", 40),
+            ]
             if let sampleCursor { arguments.append(("cursor", .string(sampleCursor))) }
             let page = try MCPClient.structured(
-                try MCPClient.run(database: database, program: [["call": "samples", "arguments": .object(arguments)]], in: directory)[1])
+                try MCPClient.run(
+                    database: database, program: [["call": "samples", "arguments": .object(arguments)]], in: directory)[
+                        1])
             paged += page["samples"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
             sampleCursor = page["next_cursor"]?.stringValue
         } while sampleCursor != nil

@@ -40,27 +40,32 @@ struct MCPGuardTests {
         let database = try MCPFixtures.sampleDatabase(in: directory)
         var program: [JSON] = [["hash": true]]
         for attack in Self.attacks {
-            program += [["call": "sql", "arguments": ["query": .string(attack)]], ["call": "overview"], ["hash": true]]
+            program += [
+                ["call": "sql", "arguments": ["query": .string(attack)]], ["call": "overview"], ["hash": true],
+            ]
         }
         // A huge result is cut, not refused: rows capped, marked truncated.
         program.append([
             "call": "sql",
             "arguments": [
-                "query": "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x, printf('%.2000c', 'a') FROM n",
+                "query":
+                    "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x, printf('%.2000c', 'a') FROM n",
                 "limit": 2_000,
             ],
         ])
         program += [["call": "overview"], ["hash": true]]
         let started = Date()
         let results = try MCPClient.run(
-            database: database, program: program, in: directory, serverArguments: ["--timeout-ms", "300", "--max-rows", "2000"])
+            database: database, program: program, in: directory,
+            serverArguments: ["--timeout-ms", "300", "--max-rows", "2000"])
         let before = try #require(results[1]["sha256"])
         for (index, attack) in Self.attacks.enumerated() {
             let refused = results[2 + index * 3]
             #expect(refused["is_error"] == true, "\(attack) was not refused: \(refused.serialized.prefix(300))")
             let text = refused["text"]?.stringValue ?? ""
-            #expect(text.contains("Not allowed") || text.contains("not authorized") || text.contains("time limit")
-                || text.contains("one statement"), "\(attack): \(text)")
+            #expect(
+                text.contains("Not allowed") || text.contains("not authorized") || text.contains("time limit")
+                    || text.contains("one statement"), "\(attack): \(text)")
             if attack.hasPrefix("WITH RECURSIVE") { #expect(text.contains("time limit of 300 ms"), "\(text)") }
             #expect(results[3 + index * 3]["is_error"] == false, "no answer after \(attack)")
             #expect(results[4 + index * 3]["sha256"] == before, "the file changed after \(attack)")
@@ -101,7 +106,11 @@ struct MCPGuardTests {
             database: database,
             program: [
                 series,
-                ["while_running": .array([executable, "import", later, "--db", database, "--quiet"].map(JSON.string)), "call": series["call"] ?? "", "arguments": series["arguments"] ?? .null],
+                [
+                    "while_running": .array(
+                        [executable, "import", later, "--db", database, "--quiet"].map(JSON.string)),
+                    "call": series["call"] ?? "", "arguments": series["arguments"] ?? .null,
+                ],
             ], in: directory)
         let before = try MCPClient.structured(results[1])["points"]
         let run = results[2]

@@ -41,7 +41,8 @@ enum MCPFixtures {
     static func sampleDatabase(in directory: ScratchDirectory, name: String = "health.sqlite") throws -> String {
         let executable = try #require(executable)
         let database = directory.file(name)
-        let result = try run(executable, ["import", sampleExport, "--db", database, "--timezone", "Europe/Berlin", "--quiet"])
+        let result = try run(
+            executable, ["import", sampleExport, "--db", database, "--timezone", "Europe/Berlin", "--quiet"])
         try #require(result.status == 0, "\(result.errors)")
         return database
     }
@@ -53,7 +54,8 @@ struct ScratchDirectory {
 
     init() {
         path = NSTemporaryDirectory() + "healthetl-mcp-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func file(_ name: String) -> String { path + "/" + name }
@@ -109,7 +111,8 @@ final class RawServer {
 
     func initialize(version: String = "2025-11-25") throws -> JSON {
         let answer = try request(
-            0, "initialize", #"{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}"#)
+            0, "initialize",
+            #"{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}"#)
         send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
         return answer
     }

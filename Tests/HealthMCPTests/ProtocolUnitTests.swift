@@ -32,15 +32,19 @@ import Testing
 
     @Test func messagesAreClassified() {
         func message(_ text: String) -> JSONRPC.Message { JSONRPC.message(fromLine: Array(text.utf8)) }
-        #expect(message(#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#) == .request(id: "a", method: "ping", params: nil))
-        #expect(message(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#) == .notification(method: "notifications/initialized", params: nil))
+        #expect(
+            message(#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#) == .request(id: "a", method: "ping", params: nil))
+        #expect(
+            message(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                == .notification(method: "notifications/initialized", params: nil))
         #expect(message(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) == .response)
         guard case .invalid(let id, let error) = message(#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#) else {
             Issue.record("a batch was accepted")
             return
         }
         #expect(id == .null && error.code == -32600)
-        guard case .invalid(let versionID, let versionError) = message(#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#) else {
+        guard case .invalid(let versionID, let versionError) = message(#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#)
+        else {
             Issue.record("jsonrpc 1.0 was accepted")
             return
         }
@@ -68,13 +72,19 @@ import Testing
         let range = try #require(LocalDate("2024-03-27"))...(try #require(LocalDate("2025-01-02")))
         #expect(SeriesPeriod.week.starts(overlapping: range).first?.description == "2024-03-25")
         #expect(SeriesPeriod.week.label(try #require(LocalDate("2024-03-25"))) == "2024-03-25")
-        #expect(SeriesPeriod.month.starts(overlapping: range).map(SeriesPeriod.month.label).prefix(2) == ["2024-03", "2024-04"])
+        #expect(
+            SeriesPeriod.month.starts(overlapping: range).map(SeriesPeriod.month.label).prefix(2) == [
+                "2024-03", "2024-04",
+            ])
         #expect(SeriesPeriod.year.starts(overlapping: range).map(SeriesPeriod.year.label) == ["2024", "2025"])
         for period in SeriesPeriod.allCases {
             #expect(period.count(overlapping: range) == period.starts(overlapping: range).count, "\(period)")
         }
         let centuries = LocalDate(year: 1000, month: 1, day: 1)...LocalDate(year: 9999, month: 12, day: 31)
-        #expect(SeriesPeriod.day.starts(overlapping: centuries, limit: 3).map(\.description) == ["1000-01-01", "1000-01-02", "1000-01-03"])
+        #expect(
+            SeriesPeriod.day.starts(overlapping: centuries, limit: 3).map(\.description) == [
+                "1000-01-01", "1000-01-02", "1000-01-03",
+            ])
         #expect(SeriesPeriod.day.count(overlapping: centuries) == 9_000 * 365 + 2_182)  // 2,182 leap years
         // ISO week 1 of 2025 starts on Monday 2024-12-30.
         #expect(SeriesPeriod.week.start(of: try #require(LocalDate("2025-01-01"))).description == "2024-12-30")
@@ -104,7 +114,8 @@ import Testing
     static let metrics = [
         Metric(
             identifier: "HKQuantityTypeIdentifierStepCount", displayName: "Step Count", shortName: "StepCount",
-            kind: "cumulative", unit: "count", table: "cumulative_samples", sampleCount: 1, statistics: [("sum", "count")]),
+            kind: "cumulative", unit: "count", table: "cumulative_samples", sampleCount: 1,
+            statistics: [("sum", "count")]),
         Metric(
             identifier: "HKCategoryTypeIdentifierSleepAnalysis", displayName: "Sleep", shortName: "SleepAnalysis",
             kind: "category", unit: nil, table: "category_samples", sampleCount: 1,

@@ -38,8 +38,12 @@ struct ServerProcessTests {
         #expect(try server.receive()["error"]?["code"] == .integer(-32600))
         #expect(try server.request(4, "no/such/method")["error"]?["code"] == .integer(-32601))
         #expect(try server.request(5, "tools/call", #"{"name":"nope"}"#)["error"]?["code"] == .integer(-32602))
-        #expect(try server.request(6, "resources/read", #"{"uri":"healthetl://nothing"}"#)["error"]?["code"] == .integer(-32002))
-        #expect(try server.request(7, "prompts/get", #"{"name":"sleep_report","arguments":{"start":"May"}}"#)["error"]?["code"] == .integer(-32602))
+        #expect(
+            try server.request(6, "resources/read", #"{"uri":"healthetl://nothing"}"#)["error"]?["code"]
+                == .integer(-32002))
+        #expect(
+            try server.request(7, "prompts/get", #"{"name":"sleep_report","arguments":{"start":"May"}}"#)["error"]?[
+                "code"] == .integer(-32602))
         // Bytes that are not UTF-8, and a line longer than the limit.
         server.sendBytes(Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D, 0x0A]))
         #expect(try server.receive()["error"]?["code"] == .integer(-32700))
@@ -47,14 +51,18 @@ struct ServerProcessTests {
         #expect(try server.receive()["error"]?["code"] == .integer(-32700))
         // A tool error names the argument.
         let call = try server.request(
-            8, "tools/call", #"{"name":"metric_series","arguments":{"metric":"StepCount","start":"2024-03-24","end":"yesterday","period":"day"}}"#)
+            8, "tools/call",
+            #"{"name":"metric_series","arguments":{"metric":"StepCount","start":"2024-03-24","end":"yesterday","period":"day"}}"#
+        )
         #expect(call["result"]?["isError"] == true)
         let text = call["result"]?["content"].flatMap { content -> String? in
             guard case .array(let blocks) = content else { return nil }
             return blocks.first?["text"]?.stringValue
         }
         #expect(text?.contains("Invalid argument 'end'") == true, "\(String(describing: text))")
-        #expect(try server.request(9, "tools/call", #"{"name":"overview","arguments":{"bogus":1}}"#)["result"]?["isError"] == true)
+        #expect(
+            try server.request(9, "tools/call", #"{"name":"overview","arguments":{"bogus":1}}"#)["result"]?["isError"]
+                == true)
         // Still serving: the answer to a good call, with the same id.
         let answer = try server.request(10, "tools/call", #"{"name":"overview"}"#)
         #expect(answer["id"] == .integer(10) && answer["result"]?["isError"] == false)
@@ -70,7 +78,10 @@ struct ServerProcessTests {
         let executable = try #require(MCPFixtures.executable)
         let missing = try MCPFixtures.run(executable, ["mcp", "--db", directory.file("none.sqlite")])
         #expect(missing.status == 64)
-        #expect(missing.errors == "healthetl: \(directory.file("none.sqlite")): error: no database here (hint: run healthetl import first)\n")
+        #expect(
+            missing.errors
+                == "healthetl: \(directory.file("none.sqlite")): error: no database here (hint: run healthetl import first)\n"
+        )
         let notes = directory.write("notes.sqlite", "just text\n")
         let foreign = try MCPFixtures.run(executable, ["mcp", "--db", notes])
         #expect(foreign.status == 65)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HealthModel
 
 struct NumberParsingTests {
@@ -42,7 +43,8 @@ struct DeviceTests {
         #expect(device.model == "Watch")
         #expect(device.hardware == "Watch6,7")
         #expect(device.software == "9.6.3")
-        #expect(device.key == "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:9.6.3")
+        #expect(
+            device.key == "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:9.6.3")
     }
 
     @Test func dropsTheAddressFromTheIdentity() {
@@ -73,7 +75,9 @@ struct NumberFastPathTests {
         for round in 0..<20_000 {
             let magnitude = Double(next() % 1_000_000_000) / Double(1 << (next() % 40))
             let value = (round % 2 == 0 ? 1 : -1) * magnitude
-            for text in [String(format: "%g", value), String(format: "%.12g", value), "\(value)", String(format: "%.3e", value)] {
+            for text in [
+                String(format: "%g", value), String(format: "%.12g", value), "\(value)", String(format: "%.3e", value),
+            ] {
                 #expect(NumberParsing.parseDouble(text) == Double(text), "\(text)")
             }
         }

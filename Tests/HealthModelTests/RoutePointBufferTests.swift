@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import HealthModel
 
 /// `RoutePointBuffer`: a route's points packed in memory, moved past a threshold to an owner-only temporary file
@@ -12,9 +13,11 @@ struct RoutePointBufferTests {
             let value = Double(index)
             return RoutePoint(
                 latitude: 48.653445 + value * 1e-6, longitude: -122.396397 - value * 1e-7,
-                elevation: index % 3 == 0 ? nil : 361.960114 + value, time: index % 5 == 4 ? nil : 1_560_290_442.25 + value,
+                elevation: index % 3 == 0 ? nil : 361.960114 + value,
+                time: index % 5 == 4 ? nil : 1_560_290_442.25 + value,
                 speed: index % 2 == 0 ? 0.976885 : nil, course: index % 7 == 0 ? nil : -0.0,
-                horizontalAccuracy: index % 11 == 0 ? nil : 6.680021, verticalAccuracy: index % 13 == 0 ? .infinity : 6.416514)
+                horizontalAccuracy: index % 11 == 0 ? nil : 6.680021,
+                verticalAccuracy: index % 13 == 0 ? .infinity : 6.416514)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthModel
 
 struct TimestampTests {
@@ -9,7 +10,9 @@ struct TimestampTests {
         #expect(TimestampFormatting.utcString(date.seconds) == "2019-06-18T01:07:11Z")
         #expect(Timestamp.parse("2016-02-29 00:00:00 +0530")?.offsetSeconds == 19_800)
         #expect(Timestamp.parse("2019-06-17 21:07:11 +00:00")?.offsetSeconds == 0)
-        #expect(Timestamp.parse("2019-06-17T21:07:11Z").map { TimestampFormatting.utcString($0.seconds) } == "2019-06-17T21:07:11Z")
+        #expect(
+            Timestamp.parse("2019-06-17T21:07:11Z").map { TimestampFormatting.utcString($0.seconds) }
+                == "2019-06-17T21:07:11Z")
     }
 
     @Test(arguments: [
@@ -85,7 +88,9 @@ struct CachedUTCWriterTests {
         var writer = TimestampFormatting.CachedUTCWriter()
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 20)
         defer { buffer.deallocate() }
-        for seconds: Int64 in [0, 59, 86_399, 86_400, 86_401, -1, -86_400, -86_401, 1_700_000_000, 1_700_000_001, 1_700_086_400, 0] {
+        for seconds: Int64 in [
+            0, 59, 86_399, 86_400, 86_401, -1, -86_400, -86_401, 1_700_000_000, 1_700_000_001, 1_700_086_400, 0,
+        ] {
             writer.write(seconds, into: buffer)
             let text = String(decoding: UnsafeBufferPointer(start: buffer, count: 20), as: UTF8.self)
             #expect(text == TimestampFormatting.utcString(seconds), "\(seconds)")
@@ -102,7 +107,8 @@ extension TimestampTests {
             #expect(text.withUnsafeBufferPointer { TimestampFormatting.parseUTC($0) } == seconds)
             seconds += 7_654_321
         }
-        for bad in ["2024-02-01 08:00:00Z", "2024-02-01T08:00:00+", "2024-13-01T08:00:00Z", "2024-02-01T08:00:0xZ", ""] {
+        for bad in ["2024-02-01 08:00:00Z", "2024-02-01T08:00:00+", "2024-13-01T08:00:00Z", "2024-02-01T08:00:0xZ", ""]
+        {
             #expect(Array(bad.utf8).withUnsafeBufferPointer { TimestampFormatting.parseUTC($0) } == nil, "\(bad)")
         }
     }

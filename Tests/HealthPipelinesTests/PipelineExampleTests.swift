@@ -17,7 +17,9 @@ import Testing
         #expect(definition.inputExport == Self.sampleExport)
         #expect(try definition.resolveInput() == Self.sampleExport)
         #expect(definition.timeZone?.identifier == "Europe/Berlin")
-        #expect(definition.unitsEnabled && definition.valenceEnabled && definition.dedupEnabled && definition.rollupsEnabled)
+        #expect(
+            definition.unitsEnabled && definition.valenceEnabled && definition.dedupEnabled && definition.rollupsEnabled
+        )
         #expect(definition.rollups.periods == [.day, .week, .month])
         #expect(definition.sqlite == .init(path: Self.root + "/health.sqlite", wait: 60, force: false))
         #expect(definition.csv == nil)
@@ -40,8 +42,9 @@ import Testing
         #expect(definition.csv?.tables == false)
         #expect(definition.report?.options.lastDays == 365)
         #expect(definition.report?.path.hasSuffix("/health-report.html") == true)
-        #expect(definition.rollups.priorityByType["HKQuantityTypeIdentifierStepCount"]?.rules
-            == [.watch, .source("Oura"), .iPhone, .apps, .manual])
+        #expect(
+            definition.rollups.priorityByType["HKQuantityTypeIdentifierStepCount"]?.rules
+                == [.watch, .source("Oura"), .iPhone, .apps, .manual])
         guard !FileManager.default.fileExists(atPath: NSHomeDirectory() + "/HealthDrop") else { return }
         let error = try #require(throws: PipelineError.self) { try definition.resolveInput() }
         #expect(error.problems == [.init(path: "input.export", message: "no export matches '\(pattern)'")])
@@ -51,9 +54,11 @@ import Testing
     @Test func researchSubsetFiltersThreeTypesOverOneWeek() throws {
         let definition = try PipelineDefinition.load(path: Self.example("research-subset.json"))
         #expect(try definition.resolveInput() == Self.sampleExport)
-        #expect(definition.filters.types == [
-            "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate", "HKCategoryTypeIdentifierSleepAnalysis",
-        ])
+        #expect(
+            definition.filters.types == [
+                "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate",
+                "HKCategoryTypeIdentifierSleepAnalysis",
+            ])
         #expect(definition.filters.fromDay == Timestamp.daysFromCivil(2024, 3, 25))
         #expect(definition.filters.toDay == Timestamp.daysFromCivil(2024, 4, 1))
         #expect(definition.rollups.periods == [.hour, .day, .week])
@@ -79,6 +84,9 @@ import Testing
         #expect(text.contains("  dates:   from 2024-03-25 (inclusive) to 2024-04-01 (exclusive)\n"))
         #expect(text.contains("  dedup:   on (exact duplicates: on, sync versions: on)\n"))
         #expect(text.contains("  rollups: on (periods: hour, day, week; priority: watch, iphone, apps, manual)\n"))
-        #expect(text.contains("  csv:    \(Self.root)/out-research/ (one CSV per table; daily.csv, daily_long.csv; RFC 4180 dialect)\n"))
+        #expect(
+            text.contains(
+                "  csv:    \(Self.root)/out-research/ (one CSV per table; daily.csv, daily_long.csv; RFC 4180 dialect)\n"
+            ))
     }
 }

@@ -9,7 +9,8 @@ import Testing
     static let sinks = #""sinks": [{"sqlite": "out.sqlite"}]"#
 
     static func setModified(_ path: String, secondsAgo: Double) throws {
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: path)
     }
 
     @Test func aGlobPicksTheNewestMatchByModificationTime() throws {
@@ -23,14 +24,16 @@ import Testing
         try Self.setModified(newest, secondsAgo: 10)
         try Self.setModified(middle, secondsAgo: 3600)
         try Self.setModified(oldest, secondsAgo: 86_400)
-        let pipeline = folder.write("nightly.json", #"{"version": 1, "input": {"export": "export*.zip"}, "# + Self.sinks + "}")
+        let pipeline = folder.write(
+            "nightly.json", #"{"version": 1, "input": {"export": "export*.zip"}, "# + Self.sinks + "}")
 
         let definition = try PipelineDefinition.load(path: pipeline)
         #expect(definition.inputExport == folder.path + "/export*.zip")
         #expect(try definition.resolveInput() == newest)
         #expect(definition.inputCandidates() == [newest, middle, oldest])
         let text = definition.describe()
-        #expect(text.contains("  newest match: \(newest)\n  ignored (older): \(middle)\n  ignored (older): \(oldest)\n"))
+        #expect(
+            text.contains("  newest match: \(newest)\n  ignored (older): \(middle)\n  ignored (older): \(oldest)\n"))
 
         try Self.setModified(oldest, secondsAgo: 1)
         #expect(try definition.resolveInput() == oldest)
@@ -41,7 +44,9 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.file("config"), withIntermediateDirectories: true)
         let export = folder.write("export.zip", "zip")
-        let pipeline = folder.write("config/p.json", """
+        let pipeline = folder.write(
+            "config/p.json",
+            """
             {"version": 1, "input": {"export": "../export.zip", "stateOfMind": "mood.json"},
              "sinks": [{"sqlite": "../db/../health.sqlite"}, {"csv": "csv"}]}
             """)
@@ -56,8 +61,10 @@ import Testing
     }
 
     @Test func tildeIsTheHomeFolder() throws {
-        let json = #"{"version": 1, "input": {"export": "~/export.zip", "stateOfMind": "~/a/mood.json"}, "# + Self.sinks + "}"
-        let definition = try PipelineDefinition.parse(data: Data(json.utf8), baseDirectory: NSTemporaryDirectory(), fileName: "p.json")
+        let json =
+            #"{"version": 1, "input": {"export": "~/export.zip", "stateOfMind": "~/a/mood.json"}, "# + Self.sinks + "}"
+        let definition = try PipelineDefinition.parse(
+            data: Data(json.utf8), baseDirectory: NSTemporaryDirectory(), fileName: "p.json")
         let home = try #require(ProcessInfo.processInfo.environment["HOME"])
         #expect(definition.inputExport == home + "/export.zip")
         #expect(definition.stateOfMind == home + "/a/mood.json")
@@ -66,13 +73,17 @@ import Testing
     /// A cron job or container may set a HOME other than the password database's: HOME wins.
     @Test func tildeComesFromHomeNotThePasswordDatabase() {
         let environment = ["HOME": "/srv/someone else"]
-        #expect(PipelinePaths.absolute("~/drop/export.zip", relativeTo: "/tmp", environment: environment) == "/srv/someone else/drop/export.zip")
+        #expect(
+            PipelinePaths.absolute("~/drop/export.zip", relativeTo: "/tmp", environment: environment)
+                == "/srv/someone else/drop/export.zip")
         #expect(PipelinePaths.absolute("~", relativeTo: "/tmp", environment: environment) == "/srv/someone else")
         // Not a tilde to expand: relative to the pipeline's folder.
         #expect(PipelinePaths.absolute("a~/b", relativeTo: "/tmp", environment: environment) == "/tmp/a~/b")
         // In a glob, the home folder is literal: its brackets are not a pattern.
         let globHome = ["HOME": "/home/x[1]"]
-        #expect(PipelinePaths.absolute("~/export*.zip", relativeTo: "/tmp", environment: globHome) == #"/home/x\[1\]/export*.zip"#)
+        #expect(
+            PipelinePaths.absolute("~/export*.zip", relativeTo: "/tmp", environment: globHome)
+                == #"/home/x\[1\]/export*.zip"#)
     }
 
     @Test func withoutHomeTildeComesFromThePasswordDatabase() throws {
@@ -81,8 +92,12 @@ import Testing
         let entries = passwd.split(separator: "\n").map { $0.split(separator: ":", omittingEmptySubsequences: false) }
             .filter { $0.count >= 6 }
         let mine = try #require(entries.first { $0[2] == "\(getuid())" })
-        #expect(PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: [:]) == String(mine[5]) + "/export.zip")
-        #expect(PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: ["HOME": ""]) == String(mine[5]) + "/export.zip")
+        #expect(
+            PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: [:]) == String(mine[5])
+                + "/export.zip")
+        #expect(
+            PipelinePaths.absolute("~/export.zip", relativeTo: "/tmp", environment: ["HOME": ""]) == String(mine[5])
+                + "/export.zip")
         let root = try #require(entries.first { $0[2] == "0" })
         #expect(
             PipelinePaths.absolute("~\(root[0])/export.zip", relativeTo: "/tmp", environment: ["HOME": "/elsewhere"])
@@ -96,17 +111,19 @@ import Testing
         let pipeline = folder.write("p.json", json)
         let definition = try PipelineDefinition.load(path: pipeline)
         let error = #expect(throws: PipelineError.self) { try definition.resolveInput() }
-        #expect(error?.description == """
-            \(pipeline): input.export: '\(folder.path)/gone.zip' does not exist
-            \(pipeline): input.stateOfMind: '\(folder.path)/gone.json' does not exist
-            """)
+        #expect(
+            error?.description == """
+                \(pipeline): input.export: '\(folder.path)/gone.zip' does not exist
+                \(pipeline): input.stateOfMind: '\(folder.path)/gone.json' does not exist
+                """)
     }
 
     @Test func aFolderWithGlobCharactersIsNotReadAsAPattern() throws {
         let folder = TemporaryDirectory("pipeline-[x]")
         defer { folder.remove() }
         let export = folder.write("export1.zip", "zip")
-        let pipeline = folder.write("p.json", #"{"version": 1, "input": {"export": "export?.zip"}, "# + Self.sinks + "}")
+        let pipeline = folder.write(
+            "p.json", #"{"version": 1, "input": {"export": "export?.zip"}, "# + Self.sinks + "}")
         let definition = try PipelineDefinition.load(path: pipeline)
         #expect(try definition.resolveInput() == export)
     }

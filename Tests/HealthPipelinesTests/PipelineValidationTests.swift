@@ -41,23 +41,28 @@ import Testing
               ]
             }
             """
-        #expect(Self.problems(json) == [
-            "sink: unknown field 'sink' (did you mean 'sinks'?)",
-            "filters.types[1]: unknown type 'HKQuantityTypeIdentifierStepCont' (did you mean 'HKQuantityTypeIdentifierStepCount'?)",
-            "stages[1].stage: unknown stage 'dedupe' (did you mean 'dedup'?)",
-            "stages[2].priority.HKQuantityTypeIdentifierStepCount[1]: unknown word 'garmin' (allowed: watch, iphone, apps, manual, source:<name>)",
-            "sinks[0].sqlite: folder '/proc/1' is not writable",
-            "sinks[0].wait: 100000 is out of range: seconds from 0 to 86400",
-            "sinks[2]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
-            "sinks[3]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
-        ])
+        #expect(
+            Self.problems(json) == [
+                "sink: unknown field 'sink' (did you mean 'sinks'?)",
+                "filters.types[1]: unknown type 'HKQuantityTypeIdentifierStepCont' (did you mean 'HKQuantityTypeIdentifierStepCount'?)",
+                "stages[1].stage: unknown stage 'dedupe' (did you mean 'dedup'?)",
+                "stages[2].priority.HKQuantityTypeIdentifierStepCount[1]: unknown word 'garmin' (allowed: watch, iphone, apps, manual, source:<name>)",
+                "sinks[0].sqlite: folder '/proc/1' is not writable",
+                "sinks[0].wait: 100000 is out of range: seconds from 0 to 86400",
+                "sinks[2]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
+                "sinks[3]: a second csv sink (the first is sinks[1]); a pipeline writes one of each",
+            ])
     }
 
     @Test func theErrorDescriptionHasOneLinePerProblemStartingWithTheFile() {
-        let json = #"{"version": 1, "input": {"export": "e.zip"}, "stages": [{"stage": "rollups", "priority": {"default": ["garmin"]}}], "#
+        let json =
+            #"{"version": 1, "input": {"export": "e.zip"}, "stages": [{"stage": "rollups", "priority": {"default": ["garmin"]}}], "#
             + Self.minimalSinks + "}"
         let error = #expect(throws: PipelineError.self) { try Self.parse(json) }
-        #expect(error?.description == "pipelines/x.json: stages[0].priority.default[0]: unknown word 'garmin' (allowed: watch, iphone, apps, manual, source:<name>)")
+        #expect(
+            error?.description
+                == "pipelines/x.json: stages[0].priority.default[0]: unknown word 'garmin' (allowed: watch, iphone, apps, manual, source:<name>)"
+        )
     }
 
     @Test func unwritableOutputFoldersAreReported() {
@@ -65,14 +70,16 @@ import Testing
             {"version": 1, "input": {"export": "e.zip"},
              "sinks": [{"sqlite": "/proc/1/health.sqlite"}, {"csv": "/proc/1/out"}]}
             """
-        #expect(Self.problems(json) == [
-            "sinks[0].sqlite: folder '/proc/1' is not writable",
-            "sinks[1].csv: cannot create '/proc/1/out': folder '/proc/1' is not writable",
-        ])
+        #expect(
+            Self.problems(json) == [
+                "sinks[0].sqlite: folder '/proc/1' is not writable",
+                "sinks[1].csv: cannot create '/proc/1/out': folder '/proc/1' is not writable",
+            ])
         let missing = #"{"version": 1, "input": {"export": "e.zip"}, "sinks": [{"csv": "/nonexistent-healthetl/a/b"}]}"#
-        #expect(Self.problems(missing) == [
-            "sinks[0].csv: cannot create '/nonexistent-healthetl/a/b': folder '/nonexistent-healthetl/a' does not exist",
-        ])
+        #expect(
+            Self.problems(missing) == [
+                "sinks[0].csv: cannot create '/nonexistent-healthetl/a/b': folder '/nonexistent-healthetl/a' does not exist"
+            ])
     }
 
     @Test func wrongJSONTypesAreNamed() {
@@ -82,21 +89,22 @@ import Testing
              "stages": {"stage": "units"},
              "sinks": [{"sqlite": "/tmp/x.sqlite", "wait": "10", "force": 1}, {"csv": "/tmp/c", "excel": "yes"}, 7]}
             """
-        #expect(Self.problems(json) == [
-            "version: expected a number, found a string",
-            "description: expected a string, found a number",
-            "input.stateOfMind: expected a string, found null",
-            "input.export: expected a string, found a number",
-            "timeZone: expected a string, found a boolean",
-            "filters.types: expected an array, found a string",
-            "filters.sources[0]: expected a string, found a number",
-            "filters.from: expected a string, found a number",
-            "stages: expected an array, found an object",
-            "sinks[0].wait: expected a number, found a string",
-            "sinks[0].force: expected a boolean, found a number",
-            "sinks[1].excel: expected a boolean, found a string",
-            "sinks[2]: expected an object, found a number",
-        ])
+        #expect(
+            Self.problems(json) == [
+                "version: expected a number, found a string",
+                "description: expected a string, found a number",
+                "input.stateOfMind: expected a string, found null",
+                "input.export: expected a string, found a number",
+                "timeZone: expected a string, found a boolean",
+                "filters.types: expected an array, found a string",
+                "filters.sources[0]: expected a string, found a number",
+                "filters.from: expected a string, found a number",
+                "stages: expected an array, found an object",
+                "sinks[0].wait: expected a number, found a string",
+                "sinks[0].force: expected a boolean, found a number",
+                "sinks[1].excel: expected a boolean, found a string",
+                "sinks[2]: expected an object, found a number",
+            ])
     }
 
     @Test func stagesSinksAndFiltersCheckTheirRules() {
@@ -107,41 +115,47 @@ import Testing
                         {"stage": "rollups", "periods": ["day", "fortnight", "day"], "priority": {"HKFoo": ["watch"], "default": []}}],
              "sinks": [{"sqlite": "/tmp/x.sqlite", "csv": "/tmp/c"}, {"wait": 1}, {"csv": "/tmp/c", "tables": false, "daily": false}]}
             """
-        #expect(Self.problems(json) == [
-            "version: unsupported version 2 (this healthetl reads version 1)",
-            "input.statOfMind: unknown field 'statOfMind' (did you mean 'stateOfMind'?)",
-            "timeZone: unknown time zone 'Europe/Berln' (did you mean 'Europe/Berlin'?)",
-            "filters.types: empty list: give at least one type identifier",
-            "filters.from: '2021-02-30' is not a date of the form YYYY-MM-DD",
-            "stages[0].periods: unknown field 'periods' (allowed in stage 'units': stage, enabled)",
-            "stages[1].stage: stage 'units' appears twice (first at stages[0])",
-            "stages[2]: missing field 'stage' (one of: units, valence, dedup, rollups)",
-            "stages[3].periods[1]: unknown period 'fortnight' (allowed: hour, day, week, month)",
-            "stages[3].periods[2]: period 'day' appears twice",
-            "stages[3].priority.HKFoo: unknown type 'HKFoo' (keys are 'default' or quantity and category type identifiers)",
-            "stages[3].priority.default: empty list: give at least one source priority word",
-            "sinks[0]: has both 'sqlite' and 'csv': give each its own sink",
-            "sinks[1]: missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\"",
-            "sinks[2]: writes nothing: set \"tables\" or \"daily\" to true",
-        ])
+        #expect(
+            Self.problems(json) == [
+                "version: unsupported version 2 (this healthetl reads version 1)",
+                "input.statOfMind: unknown field 'statOfMind' (did you mean 'stateOfMind'?)",
+                "timeZone: unknown time zone 'Europe/Berln' (did you mean 'Europe/Berlin'?)",
+                "filters.types: empty list: give at least one type identifier",
+                "filters.from: '2021-02-30' is not a date of the form YYYY-MM-DD",
+                "stages[0].periods: unknown field 'periods' (allowed in stage 'units': stage, enabled)",
+                "stages[1].stage: stage 'units' appears twice (first at stages[0])",
+                "stages[2]: missing field 'stage' (one of: units, valence, dedup, rollups)",
+                "stages[3].periods[1]: unknown period 'fortnight' (allowed: hour, day, week, month)",
+                "stages[3].periods[2]: period 'day' appears twice",
+                "stages[3].priority.HKFoo: unknown type 'HKFoo' (keys are 'default' or quantity and category type identifiers)",
+                "stages[3].priority.default: empty list: give at least one source priority word",
+                "sinks[0]: has both 'sqlite' and 'csv': give each its own sink",
+                "sinks[1]: missing the kind of sink: add \"sqlite\": \"<file>\", \"postgres\": \"<url>\" or \"csv\": \"<folder>\"",
+                "sinks[2]: writes nothing: set \"tables\" or \"daily\" to true",
+            ])
     }
 
     @Test func fromMustComeBeforeToAndMissingPartsAreNamed() {
-        #expect(Self.problems(#"{"filters": {"from": "2021-01-01", "to": "2021-01-01"}, "sinks": []}"#) == [
-            "version: missing: add \"version\": 1",
-            "input: missing: give at least \"input\": {\"export\": \"<export.zip>\"}",
-            "filters.to: 2021-01-01 must be after filters.from (2021-01-01): 'to' is exclusive",
-            "sinks: empty list: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}",
-        ])
+        #expect(
+            Self.problems(#"{"filters": {"from": "2021-01-01", "to": "2021-01-01"}, "sinks": []}"#) == [
+                "version: missing: add \"version\": 1",
+                "input: missing: give at least \"input\": {\"export\": \"<export.zip>\"}",
+                "filters.to: 2021-01-01 must be after filters.from (2021-01-01): 'to' is exclusive",
+                "sinks: empty list: give at least one sink, {\"sqlite\": \"<file>\"}, {\"postgres\": \"<url>\", \"person\": \"<id>\"} or {\"csv\": \"<folder>\"}",
+            ])
         #expect(Self.problems("[1]") == ["expected an object, found an array"])
     }
 
     @Test func invalidJSONGivesLineAndColumn() {
         // The byte offset swift-corelibs-foundation reports ("around character 27") becomes line:column.
-        #expect(Self.problems("{\n  \"version\": 1,\n  \"input\" 2 }") == ["invalid JSON at line 3, column 11: Invalid value"])
+        #expect(
+            Self.problems("{\n  \"version\": 1,\n  \"input\" 2 }") == [
+                "invalid JSON at line 3, column 11: Invalid value"
+            ])
         // A truncated file has no offset: the problem is at its end.
-        #expect(Self.problems("{\n  \"version\": 1,\n  \"input\": {")
-            == ["invalid JSON at line 3, column 13: Unexpected end of file during JSON parse"])
+        #expect(
+            Self.problems("{\n  \"version\": 1,\n  \"input\": {")
+                == ["invalid JSON at line 3, column 13: Unexpected end of file during JSON parse"])
     }
 
     @Test func lineAndColumnCountCharactersNotBytes() {
@@ -163,15 +177,18 @@ import Testing
         #expect(plan.postgres == PostgresDestination(connection: "", person: "P123"))
         #expect(plan.databasePath == nil && plan.job.lockTimeoutSeconds == 5 && plan.job.allowOlderExport)
 
-        #expect(Self.problems(
-            "{\(base), \"sinks\": [{\"sqlite\": \"/tmp/x.sqlite\"}, {\"postgres\": \"postgresql://h/db\", \"person\": \"p\"}]}"
-        ) == ["sinks[1]: a postgres sink besides the sqlite sink at sinks[0]: a pipeline writes one database"])
-        #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": \"postgresql://h/db\"}]}")
-            == ["sinks[0].person: missing: whose data is it? (\"person\": \"<id>\")"])
-        #expect(Self.problems("{\(base), \"sinks\": [{\"postgres\": 5, \"person\": \"p\", \"pw\": 1}]}") == [
-            "sinks[0].pw: unknown field 'pw' (allowed in a postgres sink: postgres, person, wait, force, workingCopy)",
-            "sinks[0].postgres: expected a string (a postgresql:// URL, or \"\" for the PG* environment variables), found a number",
-        ])
+        #expect(
+            Self.problems(
+                "{\(base), \"sinks\": [{\"sqlite\": \"/tmp/x.sqlite\"}, {\"postgres\": \"postgresql://h/db\", \"person\": \"p\"}]}"
+            ) == ["sinks[1]: a postgres sink besides the sqlite sink at sinks[0]: a pipeline writes one database"])
+        #expect(
+            Self.problems("{\(base), \"sinks\": [{\"postgres\": \"postgresql://h/db\"}]}")
+                == ["sinks[0].person: missing: whose data is it? (\"person\": \"<id>\")"])
+        #expect(
+            Self.problems("{\(base), \"sinks\": [{\"postgres\": 5, \"person\": \"p\", \"pw\": 1}]}") == [
+                "sinks[0].pw: unknown field 'pw' (allowed in a postgres sink: postgres, person, wait, force, workingCopy)",
+                "sinks[0].postgres: expected a string (a postgresql:// URL, or \"\" for the PG* environment variables), found a number",
+            ])
     }
 }
 
@@ -183,13 +200,14 @@ import Testing
              "sinks": [{"csv": "/tmp"}, {"report": "/tmp/r.html", "from": "2024-02-30", "days": 0, "sections": ["sleep", "mood"],
                         "colour": "red"}]}
             """
-        #expect(PipelineValidationTests.problems(json) == [
-            "sinks[1].colour: unknown field 'colour' (allowed in a report sink: report, from, to, days, sections)",
-            "sinks[1].from: '2024-02-30' is not a date of the form YYYY-MM-DD",
-            "sinks[1].days: 0 is not a whole number of days from 1 to 36600",
-            "sinks[1].sections[1]: unknown section 'mood' (known: activity, sleep, heart, body, workouts)",
-            "sinks[1]: a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}",
-        ])
+        #expect(
+            PipelineValidationTests.problems(json) == [
+                "sinks[1].colour: unknown field 'colour' (allowed in a report sink: report, from, to, days, sections)",
+                "sinks[1].from: '2024-02-30' is not a date of the form YYYY-MM-DD",
+                "sinks[1].days: 0 is not a whole number of days from 1 to 36600",
+                "sinks[1].sections[1]: unknown section 'mood' (known: activity, sleep, heart, body, workouts)",
+                "sinks[1]: a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}",
+            ])
     }
 
     @Test func aValidReportSinkBecomesThePlansReport() throws {

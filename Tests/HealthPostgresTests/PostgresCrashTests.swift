@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthPostgres
 @testable import SampleExports
 
@@ -41,7 +42,10 @@ struct PostgresCrashTests {
         let earlier = try Self.export(days: 4, into: directory)
         let later = try Self.export(days: 7, into: directory)
         func arguments(_ export: String, _ person: String) -> [String] {
-            ["import", export, "--person", person, "--postgres", database.url, "--quiet", "--timezone", "Europe/Berlin"]
+            [
+                "import", export, "--person", person, "--postgres", database.url, "--quiet", "--timezone",
+                "Europe/Berlin",
+            ]
         }
 
         // The states a killed run may leave, and how long a whole run takes.
@@ -75,8 +79,10 @@ struct PostgresCrashTests {
         // A first import killed: the person has no rows at all, or all of them.
         for attempt in 0..<3 {
             let person = "newcomer-\(attempt)"
-            _ = try Self.run(executable, arguments(earlier, person), killAfter: duration * Double(random.next() % 1000) / 1000)
-            let rows = try database.count("SELECT count(*) FROM healthetl.cumulative_samples WHERE person = $1", [person])
+            _ = try Self.run(
+                executable, arguments(earlier, person), killAfter: duration * Double(random.next() % 1000) / 1000)
+            let rows = try database.count(
+                "SELECT count(*) FROM healthetl.cumulative_samples WHERE person = $1", [person])
             let state = try PostgresImportTests.personContent(database, person, in: directory)
             #expect(rows == 0 || state == before)
         }
@@ -97,7 +103,8 @@ struct PostgresCrashTests {
             "ALTER DATABASE \(database.name) SET default_transaction_isolation = 'repeatable read'")
         let processes = try (0..<2).map { _ in
             try Self.start(
-                executable, ["import", export, "--person", "same", "--postgres", database.url, "--quiet", "--wait", "120"])
+                executable,
+                ["import", export, "--person", "same", "--postgres", database.url, "--quiet", "--wait", "120"])
         }
         for process in processes { process.waitUntilExit() }
         #expect(processes.map(\.terminationStatus) == [0, 0])

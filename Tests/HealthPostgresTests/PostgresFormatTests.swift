@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthETL
 @testable import HealthPostgres
 @testable import HealthStore
@@ -92,7 +93,9 @@ struct PostgresFormatTests {
         #expect(throws: PostgresError.self) {
             try cut.withUnsafeBytes { try fresh.read($0) { fields in _ = try fields.next() } }
         }
-        #expect(throws: PostgresError.self) { try CopyBinaryReader.Fields.int64(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        #expect(throws: PostgresError.self) {
+            try CopyBinaryReader.Fields.int64(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
     }
 
     @Test func everyTableIsKeyedByPerson() {
@@ -123,11 +126,16 @@ struct PostgresFormatTests {
         #expect(PostgresSchema.declaration("INTEGER NOT NULL REFERENCES sources(id)") == "BIGINT NOT NULL")
         #expect(PostgresSchema.declaration("INTEGER NOT NULL DEFAULT 0") == "BIGINT NOT NULL DEFAULT 0")
         #expect(PostgresSchema.declaration("BLOB") == "BYTEA")
-        #expect(PostgresSchema.indexes.allSatisfy { $0.contains("ON healthetl.") && $0.contains("USING brin (person, ") })
+        #expect(
+            PostgresSchema.indexes.allSatisfy { $0.contains("ON healthetl.") && $0.contains("USING brin (person, ") })
         for table in ["cumulative_rows", "discrete_rows", "category_rows"] {
-            #expect(PostgresSchema.indexes.contains { $0.contains("\(table) USING brin (person, type_id, start_date)") })
+            #expect(
+                PostgresSchema.indexes.contains { $0.contains("\(table) USING brin (person, type_id, start_date)") })
         }
-        #expect(PostgresSchema.indexes.contains { $0.contains("metadata_rows USING brin (person, parent_table_id, parent_id)") })
+        #expect(
+            PostgresSchema.indexes.contains {
+                $0.contains("metadata_rows USING brin (person, parent_table_id, parent_id)")
+            })
         #expect(!PostgresSchema.indexes.contains { $0.contains("workouts_identity") })
         // The views: SQLite's names, in schema healthetl, reading only healthetl's relations (the six compact
         // ones and those on top of them), and no SQLite-only function left. PostgresViewTests runs them.

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthPipelines
@@ -184,7 +185,8 @@ struct PostgresImportTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let sqlite = directory.file("copy.sqlite")
-        _ = try ImportJob(inputPath: try Self.export(days: 1, into: directory), databasePath: sqlite, timeZone: nil).run()
+        _ = try ImportJob(inputPath: try Self.export(days: 1, into: directory), databasePath: sqlite, timeZone: nil)
+            .run()
         try SQLiteConnection(path: sqlite, create: false).execute("UPDATE sources SET version = 'a' || char(0) || 'b'")
         let connection = try database.connect()
         try PostgresSession.ensureSchema(connection)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthTestSupport
+
 @testable import HealthPostgres
 @testable import HealthSQLite
 @testable import HealthStore
@@ -40,7 +41,9 @@ enum Cell: Comparable, CustomStringConvertible {
         case "bytea":
             let hex = Array(text.utf8.dropFirst(2))
             self = .blob(
-                stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 })
+                stride(from: 0, to: hex.count, by: 2).map {
+                    UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
+                })
         default: self = .text(text)
         }
     }
@@ -122,7 +125,8 @@ enum PublicRows {
                 """, ["healthetl.\"\(name)\""]
             ).map { ($0[0] ?? "", $0[1] ?? "") })
         let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        return try connection.query("SELECT \(list) FROM healthetl.\"\(name)\" WHERE person = $1", [person]).map { row in
+        return try connection.query("SELECT \(list) FROM healthetl.\"\(name)\" WHERE person = $1", [person]).map {
+            row in
             try zip(row, columns).map { try Cell(postgres: $0, type: types[$1] ?? "?") }
         }
     }

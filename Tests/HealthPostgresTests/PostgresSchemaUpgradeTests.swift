@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthPipelines
@@ -65,7 +66,9 @@ struct PostgresSchemaUpgradeTests {
         let clock = ContinuousClock()
         let started = clock.now
         try PostgresSession.ensureSchema(connection)
-        print("PostgreSQL upgrade 3 → 4: \(direct.count) people, \(rows ?? "?") rows of the six tables in \(clock.now - started)")
+        print(
+            "PostgreSQL upgrade 3 → 4: \(direct.count) people, \(rows ?? "?") rows of the six tables in \(clock.now - started)"
+        )
 
         #expect(try Self.version(connection) == "4")
         for person in direct.keys {
@@ -77,14 +80,16 @@ struct PostgresSchemaUpgradeTests {
             }
             for table in FeedSchema.tables {
                 #expect(
-                    try database.count("SELECT count(*) FROM healthetl.\(table) WHERE person = $1 AND origin <> 0", [person])
+                    try database.count(
+                        "SELECT count(*) FROM healthetl.\(table) WHERE person = $1 AND origin <> 0", [person])
                         == 0, "\(table): every upgraded row is an export's")
             }
             // Each person's dictionaries are numbered from 1 in byte order, as SQLite's upgrade numbers them.
             let types = try connection.query(
                 "SELECT type FROM healthetl.type_names WHERE person = $1 ORDER BY id", [person]
             ).map { $0[0] ?? "" }
-            #expect(!types.isEmpty && types == types.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            #expect(
+                !types.isEmpty && types == types.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
             #expect(
                 try connection.scalar("SELECT max(id) FROM healthetl.type_names WHERE person = $1", [person])
                     == String(types.count))
@@ -128,8 +133,10 @@ struct PostgresSchemaUpgradeTests {
             UPDATE healthetl.schema_info SET value = '2'
             """)
         // (Without the feed's `origin`, which version 3 predates.)
-        let unchanged = PublicRows.relations.filter { !["workouts", "data_types", "workout_overview"].contains($0.name) }
-            .map { (name: $0.name, columns: $0.columns.filter { $0 != FeedSchema.originColumn.name }) }
+        let unchanged = PublicRows.relations.filter {
+            !["workouts", "data_types", "workout_overview"].contains($0.name)
+        }
+        .map { (name: $0.name, columns: $0.columns.filter { $0 != FeedSchema.originColumn.name }) }
         let before = try unchanged.map { try PublicRows.postgres(connection, person: "dee", $0.name, $0.columns) }
 
         try PostgresSession.ensureSchema(connection)

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthPipelines
@@ -56,21 +57,25 @@ struct PostgresSequence {
                     let a = direct[table] ?? [], b = published[table] ?? []
                     let onlyA = a.filter { !b.contains($0) }.prefix(3)
                     let onlyB = b.filter { !a.contains($0) }.prefix(3)
-                    same += "\n    \(table): sqlite \(a.count) rows, pg \(b.count) rows; only sqlite \(a.filter { !b.contains($0) }.count): \(String(describing: Array(onlyA.prefix(1))).prefix(400)); only pg \(b.filter { !a.contains($0) }.count): \(String(describing: Array(onlyB.prefix(1))).prefix(400))"
+                    same +=
+                        "\n    \(table): sqlite \(a.count) rows, pg \(b.count) rows; only sqlite \(a.filter { !b.contains($0) }.count): \(String(describing: Array(onlyA.prefix(1))).prefix(400)); only pg \(b.filter { !a.contains($0) }.count): \(String(describing: Array(onlyB.prefix(1))).prefix(400))"
                 }
                 let sqliteRuns = try SQLiteConnection(path: sqlite, create: false).query(
-                    "SELECT id, outcome FROM import_runs ORDER BY id").map { "\($0[0].integer ?? -1):\($0[1].text ?? "")" }
+                    "SELECT id, outcome FROM import_runs ORDER BY id"
+                ).map { "\($0[0].integer ?? -1):\($0[1].text ?? "")" }
                 let pgRuns = try database.connect().query(
-                    "SELECT id, outcome FROM healthetl.import_runs WHERE person = $1 ORDER BY id", [person]).map {
-                        "\($0[0] ?? ""):\($0[1] ?? "")"
-                    }
+                    "SELECT id, outcome FROM healthetl.import_runs WHERE person = $1 ORDER BY id", [person]
+                ).map {
+                    "\($0[0] ?? ""):\($0[1] ?? "")"
+                }
                 if sqliteRuns != pgRuns { same += "\n    runs differ: sqlite \(sqliteRuns) pg \(pgRuns)" }
             } else {
-                let pgRows = try database.count("SELECT count(*) FROM healthetl.import_runs WHERE person = $1", [person])
+                let pgRows = try database.count(
+                    "SELECT count(*) FROM healthetl.import_runs WHERE person = $1", [person])
                 same = "no sqlite db; pg import_runs=\(pgRows)"
             }
             let line = "\(step.label): sqlite=\(sqliteResult) | pg=\(pgResult)\(mode) | \(same)"
-                        log.append(line)
+            log.append(line)
         }
         return log
     }
@@ -141,7 +146,9 @@ extension PostgresSequenceTests {
         defer { directory.remove() }
         let a = try PostgresSequence.export(days: 6, into: directory)
         let b = try PostgresSequence.export(days: 9, offset: "+0200", into: directory)
-        let som1 = Self.som(directory, "som1.json", [("S1", "2024-01-02 08:00:00 +0100", 0.5), ("S2", "2024-01-03 08:00:00 +0100", -0.2)])
+        let som1 = Self.som(
+            directory, "som1.json",
+            [("S1", "2024-01-02 08:00:00 +0100", 0.5), ("S2", "2024-01-03 08:00:00 +0100", -0.2)])
         let som2 = Self.som(directory, "som2.json", [("S1", "2024-01-02 08:00:00 +0100", 0.7)])
         let filter = SampleFilter(types: ["HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate"])
         let dates = SampleFilter(from: 1_704_153_600, to: 1_704_326_400)  // 2024-01-02 … 2024-01-04
@@ -153,7 +160,9 @@ extension PostgresSequenceTests {
         }
         let berlin = TimeZone(identifier: "Europe/Berlin")
         let steps: [PostgresSequence.Step] = [
-            .init(label: "A types-filter", export: a) { job in filtered(filter)(&job); job.timeZone = berlin },
+            .init(label: "A types-filter", export: a) { job in
+                filtered(filter)(&job); job.timeZone = berlin
+            },
             .init(label: "A full", export: a),
             .init(label: "B dates-filter", export: b, configure: filtered(dates)),
             .init(label: "B full + som1", export: b) { $0.stateOfMindPath = som1 },
@@ -161,7 +170,9 @@ extension PostgresSequenceTests {
             .init(label: "B same + som2", export: b) { $0.stateOfMindPath = som2 },
             .init(label: "B same, no som", export: b),
             .init(label: "B same + som2 again", export: b) { $0.stateOfMindPath = som2 },
-            .init(label: "A force + som1", export: a) { $0.allowOlderExport = true; $0.stateOfMindPath = som1 },
+            .init(label: "A force + som1", export: a) {
+                $0.allowOlderExport = true; $0.stateOfMindPath = som1
+            },
             .init(label: "B tz tokyo", export: b) { $0.timeZone = TimeZone(identifier: "Asia/Tokyo") },
             .init(label: "B same", export: b),
         ]
@@ -181,10 +192,11 @@ extension PostgresSequenceTests {
         ]
         for (index, (seed, days, offset, force)) in plan.enumerated() {
             let path = try PostgresSequence.export(seed: seed, days: days, offset: offset, into: directory)
-            steps.append(.init(label: "\(index) seed\(seed) days\(days) \(offset)\(force ? " force" : "")", export: path) {
-                $0.allowOlderExport = force
-                if index == 0 { $0.timeZone = TimeZone(identifier: "Europe/Berlin") }
-            })
+            steps.append(
+                .init(label: "\(index) seed\(seed) days\(days) \(offset)\(force ? " force" : "")", export: path) {
+                    $0.allowOlderExport = force
+                    if index == 0 { $0.timeZone = TimeZone(identifier: "Europe/Berlin") }
+                })
         }
         let log = try PostgresSequence.runSteps(steps, person: "many", database: database, directory: directory)
         #expect(log.filter { !$0.hasSuffix("| same") } == [])

@@ -1,5 +1,6 @@
 import Foundation
 import HealthTestSupport
+
 @testable import HealthPostgres
 
 /// The PostgreSQL server of the tests: `./scripts/test` starts a throwaway cluster on loopback and names it

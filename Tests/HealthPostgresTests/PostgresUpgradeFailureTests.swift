@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthPostgres
 @testable import SampleExports
 
@@ -53,7 +54,9 @@ struct PostgresUpgradeFailureTests {
             #expect(killed != nil, "the upgrade was not seen running (step \(Self.steps[target]) or later)")
             killedIn.append(killed ?? "-")
             // The server finishes the statement it was running, finds the connection gone and rolls back.
-            while let backend, try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [backend]) != "0" {
+            while let backend,
+                try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [backend]) != "0"
+            {
                 usleep(20_000)
             }
             #expect(try PostgresVersion3.serverState(watcher) == asItWas, "killed in \(killed ?? "?")")

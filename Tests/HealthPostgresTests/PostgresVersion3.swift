@@ -1,5 +1,6 @@
 import Foundation
 import HealthTestSupport
+
 @testable import HealthPostgres
 @testable import HealthSQLite
 @testable import HealthStore
@@ -20,7 +21,9 @@ enum PostgresVersion3 {
         try old.execute("ATTACH '\(database)' AS current")
         for row in try old.query("SELECT name FROM main.sqlite_master WHERE type = 'table'") {
             guard let table = row[0].text else { continue }
-            let columns = try old.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].text }
+            let columns = try old.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap {
+                $0[0].text
+            }
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             try old.execute("INSERT INTO main.\"\(table)\" (\(list)) SELECT \(list) FROM current.\"\(table)\"")
         }
@@ -59,7 +62,8 @@ enum PostgresVersion3 {
         var state: [String: [[String?]]] = ["": relations.map { [$0[0], $0[1]] }]
         for relation in relations where relation[1] == "r" {
             guard let name = relation[0] else { continue }
-            let width = Int(try connection.scalar("SELECT relnatts FROM pg_class WHERE oid = $1", [relation[2]]) ?? "") ?? 1
+            let width =
+                Int(try connection.scalar("SELECT relnatts FROM pg_class WHERE oid = $1", [relation[2]]) ?? "") ?? 1
             let order = (1...width).map(String.init).joined(separator: ", ")
             state[name] = try connection.query("SELECT * FROM healthetl.\"\(name)\" ORDER BY \(order)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthPipelines
@@ -32,10 +33,12 @@ struct PostgresViewTests {
         job.stages = [FilterStage(few), UnitStage(), ValenceStage()]
         job.dedup.scope = few
         _ = try PipelinePlan(
-            job: job, databasePath: nil, csv: nil, postgres: PostgresDestination(connection: database.url, person: "ben")
+            job: job, databasePath: nil, csv: nil,
+            postgres: PostgresDestination(connection: database.url, person: "ben")
         ).run()
         try PostgresImportTests.importIntoPostgres(
-            try PostgresImportTests.export(seed: 12, days: 16, offset: "+0530", into: directory), person: "ben", database)
+            try PostgresImportTests.export(seed: 12, days: 16, offset: "+0530", into: directory), person: "ben",
+            database)
 
         let connection = try database.connect()
         let ids = try ["ana", "ben"].map { person in
@@ -51,8 +54,10 @@ struct PostgresViewTests {
                 let server = try PublicRows.postgres(connection, person: person, name, columns)
                 #expect(PublicRows.difference(name, columns, local, server) == nil, "\(person)")
                 // Every relation the generator fills is compared on real rows, not on two empty sets.
-                let empty: Set = ["ecg_recordings", "clinical_records", "audiograms", "audiogram_points",
-                    "vision_prescriptions", "state_of_mind", "documents", "deleted_samples", "workout_duplicates"]
+                let empty: Set = [
+                    "ecg_recordings", "clinical_records", "audiograms", "audiogram_points",
+                    "vision_prescriptions", "state_of_mind", "documents", "deleted_samples", "workout_duplicates",
+                ]
                 if !empty.contains(name) { #expect(!local.isEmpty, "\(person): \(name) is empty") }
             }
         }
@@ -85,8 +90,9 @@ struct PostgresViewTests {
                 "SELECT \(postgresSQL) FROM (VALUES (\(list.replacingOccurrences(of: "NULL", with: "NULL::bigint")))) AS v (x)"
             ).map { $0[0] }
             #expect(shown == expected)
-            #expect(expected.contains("1970-01-01T00:00:01Z") || expected.contains("1970-01-01T00:00:00.01Z")
-                || expected.contains("+01:00"))
+            #expect(
+                expected.contains("1970-01-01T00:00:01Z") || expected.contains("1970-01-01T00:00:00.01Z")
+                    || expected.contains("+01:00"))
         }
     }
 }

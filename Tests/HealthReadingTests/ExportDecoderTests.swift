@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthModel
 @testable import HealthReading
 
@@ -8,7 +9,8 @@ struct ExportDecoderTests {
     static let watch =
         "&lt;&lt;HKDevice: 0x533ad2350&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:9.6.3&gt;"
 
-    func decode(_ body: String, doctype: String = "", chunkSize: Int = 64 * 1024) throws -> ([ExportItem], ExportReader) {
+    func decode(_ body: String, doctype: String = "", chunkSize: Int = 64 * 1024) throws -> ([ExportItem], ExportReader)
+    {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.write("export.xml", exportXML(body, doctype: doctype))
@@ -257,7 +259,9 @@ struct DeviceAttributeRewriteTests {
         #expect(!rewritten.contains("&"))
         #expect(rewritten.hasSuffix(#"name:Apple Watch, hardware:Watch6,7, software:9.6.3" unit="count"/>"#))
         let value = rewritten.split(separator: "\"")[1]
-        #expect(Device(description: String(value)).key == Device(description: "<<HKDevice: 0x1>, name:Apple Watch, hardware:Watch6,7, software:9.6.3>").key)
+        #expect(
+            Device(description: String(value)).key
+                == Device(description: "<<HKDevice: 0x1>, name:Apple Watch, hardware:Watch6,7, software:9.6.3>").key)
     }
 
     @Test(arguments: [

@@ -223,7 +223,9 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
     @Test func emptyInputThrows() throws {
         let error = try #require(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream("")).points }
         #expect(error.message.contains("no root element"))
-        #expect(throws: ImportError.self) { try GPXReader.readResult(GPXTestStream(bytes: [0xFF, 0xFE, 0x00, 0x41])).points }
+        #expect(throws: ImportError.self) {
+            try GPXReader.readResult(GPXTestStream(bytes: [0xFF, 0xFE, 0x00, 0x41])).points
+        }
     }
 
     @Test func aRootOtherThanGPXIsAnError() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -71,11 +72,14 @@ struct LegacyCategoryValueTests {
             let start = try Self.date(record.attributes["startDate"]!)
             let end = try Self.date(record.attributes["endDate"]!)
             let statistic = try #require(Self.sleepCases[record.attributes["value"]!]) + "_hours"
-            expected[Self.day(end, in: zone), default: [:]][statistic, default: 0] += end.timeIntervalSince(start) / 3_600
+            expected[Self.day(end, in: zone), default: [:]][statistic, default: 0] +=
+                end.timeIntervalSince(start) / 3_600
             spans.append((record.attributes["source"]!, start, end))
         }
         // Records of different sources never overlap here, so the rollups' source resolution keeps them all.
-        for a in spans { for b in spans where a.source != b.source { try #require(a.end <= b.start || b.end <= a.start) } }
+        for a in spans {
+            for b in spans where a.source != b.source { try #require(a.end <= b.start || b.end <= a.start) }
+        }
         try #require(expected.values.contains { $0.count == 2 }, "a night with InBed and Asleep")
 
         let database = directory.file("health.sqlite")
@@ -96,9 +100,10 @@ struct LegacyCategoryValueTests {
         // The month holds every night (all of them end in April 2015).
         for statistic in ["InBed_hours", "Asleep_hours"] {
             let total = expected.values.compactMap { $0[statistic] }.reduce(0, +)
-            guard case .real(let month) = try db.scalar(
-                "SELECT value FROM rollups WHERE period = 'month' AND label = '2015-04' AND type = '\(Self.sleepType)' "
-                    + "AND statistic = '\(statistic)'")
+            guard
+                case .real(let month) = try db.scalar(
+                    "SELECT value FROM rollups WHERE period = 'month' AND label = '2015-04' AND type = '\(Self.sleepType)' "
+                        + "AND statistic = '\(statistic)'")
             else {
                 Issue.record("no month row for \(statistic)")
                 continue
@@ -134,7 +139,8 @@ struct LegacyCategoryValueTests {
         let db = try SQLiteConnection(path: database, create: false)
         let prefix = "HKCategoryValueSleepAnalysis"
         let expected = tally.sleepHoursPerNight.mapValues { values in
-            Dictionary(uniqueKeysWithValues: values.map { (String($0.key.dropFirst(prefix.count)) + "_hours", $0.value) })
+            Dictionary(
+                uniqueKeysWithValues: values.map { (String($0.key.dropFirst(prefix.count)) + "_hours", $0.value) })
         }
         Self.expectClose(try Self.dailySleep(db), expected)
         #expect(try db.scalar("SELECT count(*) FROM category_samples WHERE value GLOB '[0-9]*'") == .integer(0))
@@ -194,7 +200,8 @@ struct LegacyCategoryValueTests {
 
     @Test("modern records keep their value as written, numbers included")
     func modernRecordsUntouched() throws {
-        let modern = " <Record type=\"\(Self.sleepType)\" sourceName=\"Clock\" startDate=\"2020-01-01 23:00:00 +0100\" "
+        let modern =
+            " <Record type=\"\(Self.sleepType)\" sourceName=\"Clock\" startDate=\"2020-01-01 23:00:00 +0100\" "
             + "endDate=\"2020-01-02 07:00:00 +0100\" value=\"1\"/>\n"
         let (samples, warnings) = try Self.decode(modern)
         let sample = try #require(samples.first)
@@ -204,15 +211,20 @@ struct LegacyCategoryValueTests {
 
     // MARK: - The generated catalog
 
-    @Test("the catalog's value names are what scripts/generate-type-catalog.py makes of the reference TSVs",
-          .enabled(if: Fixtures.sharedIsPresent && Fixtures.executable("python3") != nil))
+    @Test(
+        "the catalog's value names are what scripts/generate-type-catalog.py makes of the reference TSVs",
+        .enabled(if: Fixtures.sharedIsPresent && Fixtures.executable("python3") != nil))
     func generatedCatalogIsCurrent() throws {
         let python = try #require(Fixtures.executable("python3"))
         let script = Fixtures.repositoryRoot + "/scripts/generate-type-catalog.py"
         let result = try ProcessRunner.run(python, [script, Fixtures.sharedRoot + "/reference"])
         #expect(result.status == 0, "\(result.error)")
         let committed = try String(
-            contentsOfFile: Fixtures.repositoryRoot + "/Sources/HealthModel/TypeCatalog+Generated.swift", encoding: .utf8)
-        #expect(result.output == committed, "run: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthModel/TypeCatalog+Generated.swift")
+            contentsOfFile: Fixtures.repositoryRoot + "/Sources/HealthModel/TypeCatalog+Generated.swift",
+            encoding: .utf8)
+        #expect(
+            result.output == committed,
+            "run: scripts/generate-type-catalog.py ../shared/reference > Sources/HealthModel/TypeCatalog+Generated.swift"
+        )
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthReading
@@ -66,8 +67,10 @@ struct LegacyFormatTests {
     /// Every sample row by its XML line: table, id, and the columns the tests compare.
     static func rowsByLine(_ db: SQLiteConnection) throws -> [Int: [String: SQLiteValue]] {
         var rows: [Int: [String: SQLiteValue]] = [:]
-        let columns = ["id", "type", "source_name", "start_date", "end_date", "creation_date", "value", "unit",
-                       "raw_value", "raw_unit", "flags", "xml_line"]
+        let columns = [
+            "id", "type", "source_name", "start_date", "end_date", "creation_date", "value", "unit",
+            "raw_value", "raw_unit", "flags", "xml_line",
+        ]
         for table in sampleTables {
             for row in try db.query("SELECT \(columns.joined(separator: ", ")) FROM \(table)") {
                 var named = Dictionary(uniqueKeysWithValues: zip(columns, row))
@@ -79,11 +82,13 @@ struct LegacyFormatTests {
         return rows
     }
 
-    static func metadata(_ db: SQLiteConnection, table: String, id: Int64) throws -> [String: (String, Double?, String?)] {
+    static func metadata(_ db: SQLiteConnection, table: String, id: Int64) throws -> [String: (
+        String, Double?, String?
+    )] {
         var entries: [String: (String, Double?, String?)] = [:]
         for row in try db.query(
-            "SELECT key, value, number, number_unit FROM metadata WHERE parent_table = '\(table)' AND parent_id = \(id)")
-        {
+            "SELECT key, value, number, number_unit FROM metadata WHERE parent_table = '\(table)' AND parent_id = \(id)"
+        ) {
             guard case .text(let key) = row[0], case .text(let value) = row[1] else { continue }
             var number: Double?
             if case .real(let n) = row[2] { number = n }
@@ -110,8 +115,10 @@ struct LegacyFormatTests {
         var cache = TimestampCache()
         let bytes = Array("20141018163235+0100".utf8)
         #expect(bytes.withUnsafeBufferPointer { cache.parse($0) } == Timestamp.parse("20141018163235+0100"))
-        for bad in ["19881029", "20141318163235+0100", "20150229120000+0100", "20141018163235 0100",
-                    "2014101816323+01000", "20141018246000+0100", "201410181632350+100"] {
+        for bad in [
+            "19881029", "20141318163235+0100", "20150229120000+0100", "20141018163235 0100",
+            "2014101816323+01000", "20141018246000+0100", "201410181632350+100",
+        ] {
             #expect(Timestamp.parse(bad) == nil, "\(bad)")
         }
     }
@@ -166,11 +173,17 @@ struct LegacyFormatTests {
             }
         }
         #expect(aggregates == 3)
-        #expect(try db.scalar("SELECT count(*) FROM metadata WHERE key = 'recordCount'") == .integer(
-            Int64(expected.filter { $0.attributes["recordCount"] != nil }.count)))
+        #expect(
+            try db.scalar("SELECT count(*) FROM metadata WHERE key = 'recordCount'")
+                == .integer(
+                    Int64(expected.filter { $0.attributes["recordCount"] != nil }.count)))
         // Me: kept as exported (HealthKit's enum raw values, birthday yyyyMMdd).
-        #expect(try db.scalar("SELECT value FROM me WHERE key = 'HKCharacteristicTypeIdentifierDateOfBirth'") == .text("19790322"))
-        #expect(try db.scalar("SELECT value FROM me WHERE key = 'HKCharacteristicTypeIdentifierBiologicalSex'") == .text("1"))
+        #expect(
+            try db.scalar("SELECT value FROM me WHERE key = 'HKCharacteristicTypeIdentifierDateOfBirth'")
+                == .text("19790322"))
+        #expect(
+            try db.scalar("SELECT value FROM me WHERE key = 'HKCharacteristicTypeIdentifierBiologicalSex'")
+                == .text("1"))
         // The export date is read too (it guards against importing an older export later).
         #expect(summary.exportDate == (try Self.utc("20151012083015+0100")))
     }
@@ -252,10 +265,13 @@ struct LegacyFormatTests {
             exportDate.firstMatch(in: date, range: NSRange(date.startIndex..., in: date)) != nil
         }
         let records = try Self.records(in: path)
-        let unreadable = records.filter { !readable($0.attributes["startDate"]!) || !readable($0.attributes["endDate"]!) }
+        let unreadable = records.filter {
+            !readable($0.attributes["startDate"]!) || !readable($0.attributes["endDate"]!)
+        }
         let readableDistinct = Set(
             records.filter { readable($0.attributes["startDate"]!) && readable($0.attributes["endDate"]!) }
-                .map { $0.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") })
+                .map { $0.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        )
         try #require(unreadable.count == 5 && readableDistinct.count == 1)
 
         let database = directory.file("health.sqlite")
@@ -263,8 +279,12 @@ struct LegacyFormatTests {
         let db = try SQLiteConnection(path: database, create: false)
         // Every record with an unreadable date is kept, even the one identical to another in every byte;
         // of the readable twins one is an exact duplicate.
-        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples WHERE flags & 32 <> 0") == .integer(Int64(unreadable.count)))
-        #expect(try db.scalar("SELECT count(*) FROM cumulative_samples WHERE flags & 32 = 0") == .integer(Int64(readableDistinct.count)))
+        #expect(
+            try db.scalar("SELECT count(*) FROM cumulative_samples WHERE flags & 32 <> 0")
+                == .integer(Int64(unreadable.count)))
+        #expect(
+            try db.scalar("SELECT count(*) FROM cumulative_samples WHERE flags & 32 = 0")
+                == .integer(Int64(readableDistinct.count)))
         #expect(summary.dropped["exact duplicate records"] == records.count - unreadable.count - readableDistinct.count)
         #expect(summary.flagged["bad_date"] == unreadable.count)
         // No DOCTYPE, but modern attributes: not read as the legacy format.
@@ -283,7 +303,9 @@ struct LegacyFormatTests {
 
     // MARK: - Real exports
 
-    @Test("modern real exports are not taken for legacy ones", .enabled(if: Fixtures.real("rgosdin-ios12-v8/export.xml") != nil))
+    @Test(
+        "modern real exports are not taken for legacy ones",
+        .enabled(if: Fixtures.real("rgosdin-ios12-v8/export.xml") != nil))
     func modernRealExportIsNotLegacy() throws {
         let path = try #require(Fixtures.real("rgosdin-ios12-v8/export.xml"))
         let (items, reader) = try readAllItems(path)

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthReading
@@ -101,13 +102,15 @@ struct StateOfMindReaderTests {
                  <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-06-01 08:00:00 -0700" endDate="2024-06-01 08:05:00 -0700" value="5"/>
                 """))
         var job = ImportJob(
-            inputPath: export, databasePath: directory.file("h.sqlite"), timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+            inputPath: export, databasePath: directory.file("h.sqlite"),
+            timeZone: TimeZone(identifier: "America/Los_Angeles")!)
         job.stateOfMindPath = json
         let summary = try job.run()
         let db = try SQLiteConnection(path: directory.file("h.sqlite"), create: false)
         #expect(
             try db.query(
-                "SELECT identifier, round(valence_shifted, 9), round(valence_percent, 6), local_date FROM state_of_mind ORDER BY id")
+                "SELECT identifier, round(valence_shifted, 9), round(valence_percent, 6), local_date FROM state_of_mind ORDER BY id"
+            )
                 == [
                     [.text("A1"), .real(1.8), .real(90), .text("2024-06-01")],
                     [.text("A2"), .real(0.2), .real(10), .text("2024-06-02")],

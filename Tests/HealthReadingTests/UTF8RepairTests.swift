@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthModel
 @testable import HealthReading
 
@@ -12,7 +13,9 @@ struct UTF8RepairTests {
         while start < input.count {
             let end = min(start + chunk, input.count)
             try input.withUnsafeMutableBytes { raw in
-                try filter.process(UnsafeMutableRawBufferPointer(rebasing: raw[start..<end])) { output.append(contentsOf: $0) }
+                try filter.process(UnsafeMutableRawBufferPointer(rebasing: raw[start..<end])) {
+                    output.append(contentsOf: $0)
+                }
             }
             start = end
         }
@@ -47,7 +50,9 @@ struct UTF8RepairTests {
     }
 
     @Test func overlongSurrogateAndOutOfRangeFormsAreReplaced() throws {
-        for bad: [UInt8] in [[0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8]] {
+        for bad: [UInt8] in [
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8],
+        ] {
             let (output, replaced) = try repair(bad, chunk: 1)
             #expect(output.allSatisfy { $0 == UInt8(ascii: "?") }, "\(bad)")
             #expect(replaced == bad.count)

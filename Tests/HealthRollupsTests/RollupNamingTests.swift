@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HealthModel
 @testable import HealthRollups
 
@@ -13,28 +14,41 @@ struct RollupNamingTests {
 
     @Test func categoryStatistics() {
         let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
-        #expect(RollupNaming.categoryStatistic(value: "HKCategoryValueSleepAnalysisAsleepCore", typeIdentifier: sleep)
-            == "AsleepCore_hours")
-        #expect(RollupNaming.categoryStatistic(value: "HKCategoryValueSleepAnalysisAsleep", typeIdentifier: sleep)
-            == "Asleep_hours")
-        #expect(RollupNaming.categoryStatistic(value: nil, typeIdentifier: "HKCategoryTypeIdentifierMindfulSession")
-            == "hours")
-        #expect(RollupNaming.categoryStatistic(value: "HKCategoryValueSeverityMild",
-                                               typeIdentifier: "HKCategoryTypeIdentifierHeadache") == "Mild_hours")
-        #expect(RollupNaming.categoryStatistic(value: "HKCategoryValueVaginalBleedingLight",
-                                               typeIdentifier: "HKCategoryTypeIdentifierMenstrualFlow") == "Light_hours")
-        #expect(RollupNaming.categoryStatistic(value: "HKCategoryValueMenstrualFlowLight",
-                                               typeIdentifier: "HKCategoryTypeIdentifierMenstrualFlow") == "Light_hours")
+        #expect(
+            RollupNaming.categoryStatistic(value: "HKCategoryValueSleepAnalysisAsleepCore", typeIdentifier: sleep)
+                == "AsleepCore_hours")
+        #expect(
+            RollupNaming.categoryStatistic(value: "HKCategoryValueSleepAnalysisAsleep", typeIdentifier: sleep)
+                == "Asleep_hours")
+        #expect(
+            RollupNaming.categoryStatistic(value: nil, typeIdentifier: "HKCategoryTypeIdentifierMindfulSession")
+                == "hours")
+        #expect(
+            RollupNaming.categoryStatistic(
+                value: "HKCategoryValueSeverityMild",
+                typeIdentifier: "HKCategoryTypeIdentifierHeadache") == "Mild_hours")
+        #expect(
+            RollupNaming.categoryStatistic(
+                value: "HKCategoryValueVaginalBleedingLight",
+                typeIdentifier: "HKCategoryTypeIdentifierMenstrualFlow") == "Light_hours")
+        #expect(
+            RollupNaming.categoryStatistic(
+                value: "HKCategoryValueMenstrualFlowLight",
+                typeIdentifier: "HKCategoryTypeIdentifierMenstrualFlow") == "Light_hours")
         #expect(RollupNaming.categoryStatistic(value: "Not Applicable", typeIdentifier: "X") == "Not_Applicable_hours")
     }
 
     @Test func metricColumns() {
-        #expect(RollupNaming.metricColumn(typeIdentifier: "HKQuantityTypeIdentifierStepCount", statistic: "sum")
-            == "StepCount")
-        #expect(RollupNaming.metricColumn(typeIdentifier: "HKQuantityTypeIdentifierHeartRate", statistic: "avg")
-            == "HeartRate_avg")
-        #expect(RollupNaming.metricColumn(typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis",
-                                          statistic: "AsleepCore_hours") == "SleepAnalysis_AsleepCore_hours")
+        #expect(
+            RollupNaming.metricColumn(typeIdentifier: "HKQuantityTypeIdentifierStepCount", statistic: "sum")
+                == "StepCount")
+        #expect(
+            RollupNaming.metricColumn(typeIdentifier: "HKQuantityTypeIdentifierHeartRate", statistic: "avg")
+                == "HeartRate_avg")
+        #expect(
+            RollupNaming.metricColumn(
+                typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis",
+                statistic: "AsleepCore_hours") == "SleepAnalysis_AsleepCore_hours")
     }
 
     @Test func priorityWordsRoundTrip() throws {

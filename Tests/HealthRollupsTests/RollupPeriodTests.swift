@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthRollups
 
 /// Buckets in the user's zone: DST days, ISO weeks, labels, and streaming emission.
@@ -11,10 +12,12 @@ struct RollupPeriodTests {
         -> [RollupRow]
     {
         let (from, to) = (F.at(start), F.at(end))
-        let sample = RollupSample(start: from, end: to, value: Double(to - from) / 36, sourceName: "Watch",
-                                  sourceClass: 0)
-        return try RollupEngine.rollUp([sample], typeIdentifier: F.steps, kind: .cumulative, periods: periods,
-                                       timeZone: F.berlin)
+        let sample = RollupSample(
+            start: from, end: to, value: Double(to - from) / 36, sourceName: "Watch",
+            sourceClass: 0)
+        return try RollupEngine.rollUp(
+            [sample], typeIdentifier: F.steps, kind: .cumulative, periods: periods,
+            timeZone: F.berlin)
     }
 
     @Test func springForwardDayHas23Hours() throws {
@@ -59,8 +62,9 @@ struct RollupPeriodTests {
         let instants = ["2024-12-29 12:00:00 +0100", "2024-12-30 12:00:00 +0100", "2025-01-01 12:00:00 +0100"].map {
             RollupSample(start: F.at($0), end: F.at($0), value: 1, sourceName: "Watch", sourceClass: 0)
         }
-        let newYear = try RollupEngine.rollUp(instants, typeIdentifier: F.steps, kind: .cumulative,
-                                              periods: [.week, .month], timeZone: F.berlin)
+        let newYear = try RollupEngine.rollUp(
+            instants, typeIdentifier: F.steps, kind: .cumulative,
+            periods: [.week, .month], timeZone: F.berlin)
         #expect(Set(newYear.map(\.label)) == ["2024-12-23", "2024-12", "2024-12-30", "2025-01"])
         #expect(F.value(newYear, .week, "2024-12-30") == 2)
         #expect(F.value(newYear, .month, "2024-12") == 2)
@@ -76,12 +80,14 @@ struct RollupPeriodTests {
     }
 
     @Test func bucketsAreEmittedOnceTheSweepHasPassedThem() throws {
-        var engine = RollupEngine(typeIdentifier: F.steps, kind: .cumulative, periods: [.hour, .day],
-                                  timeZone: F.berlin)
+        var engine = RollupEngine(
+            typeIdentifier: F.steps, kind: .cumulative, periods: [.hour, .day],
+            timeZone: F.berlin)
         var emitted: [RollupRow] = []
         var start = F.at("2024-01-01 00:00:00 +0100")
         for _ in 0..<(24 * 30 * 6) {
-            try engine.add(RollupSample(start: start, end: start + 600, value: 10, sourceName: "Watch", sourceClass: 0)) {
+            try engine.add(RollupSample(start: start, end: start + 600, value: 10, sourceName: "Watch", sourceClass: 0))
+            {
                 emitted.append($0)
             }
             #expect(engine.openBucketCount <= 4)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthModel
 @testable import HealthRollups
 
@@ -149,19 +150,23 @@ struct ReferenceRollup {
                     for period in periods { add(period, instant, "sum", amount, best.sourceName) }
                 }
                 let instants = samples.filter { $0.start == instant && $0.end <= $0.start }
-                if let bestInstant = instants.min(by: Self.better), best.map({ !Self.better($0, bestInstant) }) ?? true {
+                if let bestInstant = instants.min(by: Self.better), best.map({ !Self.better($0, bestInstant) }) ?? true
+                {
                     let amount = instants.filter { Self.sameSource($0, bestInstant) }.reduce(0.0) { $0 + $1.value }
                     for period in periods { add(period, instant, "sum", amount, bestInstant.sourceName) }
                 }
             } else if let best {
                 let mine = covering.filter { Self.sameSource($0, best) }
-                let statistics = Set(mine.map { RollupNaming.categoryStatistic(value: $0.category, typeIdentifier: type) })
+                let statistics = Set(
+                    mine.map { RollupNaming.categoryStatistic(value: $0.category, typeIdentifier: type) })
                 for statistic in statistics {
                     let end = mine.filter {
                         RollupNaming.categoryStatistic(value: $0.category, typeIdentifier: type) == statistic
                     }.map(\.end).max()!
                     for period in periods {
-                        add(period, period == .hour ? instant : filed(end), statistic, Double(step) / 3600, best.sourceName)
+                        add(
+                            period, period == .hour ? instant : filed(end), statistic, Double(step) / 3600,
+                            best.sourceName)
                     }
                 }
             }
@@ -181,31 +186,39 @@ struct RollupReferenceTests {
     ]
 
     /// Random samples on a grid of `step` seconds from `start` over `span` seconds, sorted by start.
-    static func randomSamples(seed: UInt64, count: Int, start: Int64, span: Int64, step: Int64,
-                              longest: Int64 = 86_400) -> [RollupSample] {
+    static func randomSamples(
+        seed: UInt64, count: Int, start: Int64, span: Int64, step: Int64,
+        longest: Int64 = 86_400
+    ) -> [RollupSample] {
         var random = RollupRandom(seed: seed)
         var samples: [RollupSample] = []
         for _ in 0..<count {
             let begin = start + Int64(random.next(Int(span / step))) * step
-            let durationSteps: Int64 = switch random.next(20) {
-            case 0, 1: 0
-            case 2: Int64(random.next(Int(longest / step))) + 1
-            case 3...7: Int64(random.next(Int(longest / 4 / step))) + 1
-            default: Int64(random.next(Int(longest / 48 / step))) + 1
-            }
+            let durationSteps: Int64 =
+                switch random.next(20) {
+                case 0, 1: 0
+                case 2: Int64(random.next(Int(longest / step))) + 1
+                case 3...7: Int64(random.next(Int(longest / 4 / step))) + 1
+                default: Int64(random.next(Int(longest / 48 / step))) + 1
+                }
             let source = sources[random.next(sources.count)]
             let value = Double(random.next(1_000_000)) / 997
-            samples.append(RollupSample(start: begin, end: begin + durationSteps * step, value: value,
-                                        category: sleepValues[random.next(sleepValues.count)],
-                                        sourceName: source.name, sourceClass: source.sourceClass))
+            samples.append(
+                RollupSample(
+                    start: begin, end: begin + durationSteps * step, value: value,
+                    category: sleepValues[random.next(sleepValues.count)],
+                    sourceName: source.name, sourceClass: source.sourceClass))
         }
         return samples.sorted { $0.start < $1.start }
     }
 
-    func compare(_ kind: TypeCatalog.SampleKind, type: String, samples: [RollupSample], step: Int64,
-                 timeZone: TimeZone, periods: [RollupPeriod] = RollupPeriod.allCases) throws {
-        let rows = try RollupEngine.rollUp(samples, typeIdentifier: type, kind: kind, periods: periods,
-                                           timeZone: timeZone)
+    func compare(
+        _ kind: TypeCatalog.SampleKind, type: String, samples: [RollupSample], step: Int64,
+        timeZone: TimeZone, periods: [RollupPeriod] = RollupPeriod.allCases
+    ) throws {
+        let rows = try RollupEngine.rollUp(
+            samples, typeIdentifier: type, kind: kind, periods: periods,
+            timeZone: timeZone)
         let expected = ReferenceRollup(kind: kind, type: type, timeZone: timeZone, step: step, periods: periods)
             .rollUp(samples)
         var actual: [String: ReferenceRollup.Entry] = [:]
@@ -224,8 +237,10 @@ struct RollupReferenceTests {
     }
 
     /// Spring forward, the end of March and a Monday in one window; then fall back and the end of October.
-    static let windows: [Int64] = [RollupFixture.at("2024-03-29 00:00:00 +0000"),
-                                   RollupFixture.at("2024-10-24 00:00:00 +0000")]
+    static let windows: [Int64] = [
+        RollupFixture.at("2024-03-29 00:00:00 +0000"),
+        RollupFixture.at("2024-10-24 00:00:00 +0000"),
+    ]
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func cumulativeMatchesTheBruteForce(seed: UInt64) throws {
@@ -243,7 +258,8 @@ struct RollupReferenceTests {
 
     @Test func discreteMatchesTheBruteForce() throws {
         let samples = Self.randomSamples(seed: 21, count: 200, start: Self.windows[1], span: 7 * 86_400, step: 60)
-        try compare(.discrete, type: RollupFixture.heartRate, samples: samples, step: 60, timeZone: RollupFixture.berlin)
+        try compare(
+            .discrete, type: RollupFixture.heartRate, samples: samples, step: 60, timeZone: RollupFixture.berlin)
     }
 
     /// Second-resolution boundaries in a zone whose hours start at half past in UTC.
@@ -251,8 +267,10 @@ struct RollupReferenceTests {
     func cumulativeAtSecondResolution(seed: UInt64) throws {
         let kolkata = TimeZone(identifier: "Asia/Kolkata")!
         let start = RollupFixture.at("2024-05-31 20:00:00 +0000")
-        let samples = Self.randomSamples(seed: seed, count: 60, start: start, span: 5 * 3600, step: 1, longest: 3 * 3600)
-        try compare(.cumulative, type: RollupFixture.steps, samples: samples, step: 1, timeZone: kolkata,
-                    periods: [.hour, .day, .month])
+        let samples = Self.randomSamples(
+            seed: seed, count: 60, start: start, span: 5 * 3600, step: 1, longest: 3 * 3600)
+        try compare(
+            .cumulative, type: RollupFixture.steps, samples: samples, step: 1, timeZone: kolkata,
+            periods: [.hour, .day, .month])
     }
 }

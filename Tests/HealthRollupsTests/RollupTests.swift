@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HealthModel
 @testable import HealthRollups
 
@@ -12,8 +13,9 @@ struct RollupTests {
     func sample(_ start: String, _ end: String, _ value: Double, _ source: (String, Int), category: String? = nil)
         -> RollupSample
     {
-        RollupSample(start: F.at(start), end: F.at(end), value: value, category: category, sourceName: source.0,
-                     sourceClass: source.1)
+        RollupSample(
+            start: F.at(start), end: F.at(end), value: value, category: category, sourceName: source.0,
+            sourceClass: source.1)
     }
 
     /// `count` back-to-back samples of `minutes` each from a Berlin local time on 2024-05-10.
@@ -23,15 +25,19 @@ struct RollupTests {
         let base = F.at("2024-05-10 00:00:00 +0200") + Int64(hour * 3600)
         return (0..<count).map { index in
             let start = base + Int64(index * minutes * 60)
-            return RollupSample(start: start, end: start + Int64(minutes * 60), value: value(index),
-                                sourceName: source.0, sourceClass: source.1)
+            return RollupSample(
+                start: start, end: start + Int64(minutes * 60), value: value(index),
+                sourceName: source.0, sourceClass: source.1)
         }
     }
 
-    func rollUp(_ samples: [RollupSample], kind: TypeCatalog.SampleKind = .cumulative,
-                type: String = F.steps, zone: TimeZone = F.berlin) throws -> [RollupRow] {
-        try RollupEngine.rollUp(samples.sorted { $0.start < $1.start }, typeIdentifier: type, kind: kind,
-                                timeZone: zone)
+    func rollUp(
+        _ samples: [RollupSample], kind: TypeCatalog.SampleKind = .cumulative,
+        type: String = F.steps, zone: TimeZone = F.berlin
+    ) throws -> [RollupRow] {
+        try RollupEngine.rollUp(
+            samples.sorted { $0.start < $1.start }, typeIdentifier: type, kind: kind,
+            timeZone: zone)
     }
 
     @Test func oneSourceIsThePlainSum() throws {
@@ -41,8 +47,10 @@ struct RollupTests {
         for _ in 0..<100_000 {
             start += Int64(random.next(900))
             let value = Double(random.next(100_000)) / 37
-            samples.append(RollupSample(start: start, end: start + Int64(random.next(1200)), value: value,
-                                        sourceName: Self.watch.0, sourceClass: 0))
+            samples.append(
+                RollupSample(
+                    start: start, end: start + Int64(random.next(1200)), value: value,
+                    sourceName: Self.watch.0, sourceClass: 0))
         }
         let plain = samples.reduce(0.0) { $0 + $1.value }
         let rows = try rollUp(samples)
@@ -119,7 +127,7 @@ struct RollupTests {
 
     @Test func splitsAcrossMidnightInProportionToTime() throws {
         let rows = try rollUp([
-            sample("2024-05-10 22:30:00 +0200", "2024-05-11 00:10:00 +0200", 100, Self.watch),
+            sample("2024-05-10 22:30:00 +0200", "2024-05-11 00:10:00 +0200", 100, Self.watch)
         ])
         #expect(F.close(F.value(rows, .day, "2024-05-10"), 90))
         #expect(F.close(F.value(rows, .day, "2024-05-11"), 10))
@@ -132,21 +140,22 @@ struct RollupTests {
     @Test func instantaneousSamplesCountUnlessABetterSourceCoversThem() throws {
         let utc = TimeZone(identifier: "UTC")!
         func at(_ time: String) -> String { "2024-05-10 \(time) +0000" }
-        let rows = try RollupEngine.rollUp([
-            sample(at("10:00:00"), at("10:00:00"), 5, Self.iPhone),  // alone: counts
-            sample(at("11:00:00"), at("12:00:00"), 60, Self.watch),
-            sample(at("11:30:00"), at("11:30:00"), 7, Self.iPhone),  // inside a better source: dropped
-            sample(at("13:00:00"), at("13:00:00"), 3, Self.iPhone),  // same instant as a better one: dropped
-            sample(at("13:00:00"), at("13:00:00"), 4, Self.watch),
-            sample(at("14:00:00"), at("15:00:00"), 60, ("Strava", 2)),
-            sample(at("14:20:00"), at("14:20:00"), 9, Self.watch),  // better than what covers it: both count
-            sample(at("16:00:00"), at("17:00:00"), 60, Self.watch),
-            sample(at("17:00:00"), at("17:00:00"), 2, Self.iPhone),  // at an end, which is not covered: counts
-            sample(at("18:00:00"), at("18:00:00"), 8, Self.iPhone),  // a better sample starts at the same second
-            sample(at("18:00:00"), at("18:30:00"), 30, Self.watch),
-            sample(at("19:00:00"), at("20:00:00"), 60, Self.watch),
-            sample(at("19:30:00"), at("19:20:00"), 5, Self.watch),  // end before start: instantaneous, own source
-        ], typeIdentifier: F.steps, kind: .cumulative, periods: [.hour], timeZone: utc)
+        let rows = try RollupEngine.rollUp(
+            [
+                sample(at("10:00:00"), at("10:00:00"), 5, Self.iPhone),  // alone: counts
+                sample(at("11:00:00"), at("12:00:00"), 60, Self.watch),
+                sample(at("11:30:00"), at("11:30:00"), 7, Self.iPhone),  // inside a better source: dropped
+                sample(at("13:00:00"), at("13:00:00"), 3, Self.iPhone),  // same instant as a better one: dropped
+                sample(at("13:00:00"), at("13:00:00"), 4, Self.watch),
+                sample(at("14:00:00"), at("15:00:00"), 60, ("Strava", 2)),
+                sample(at("14:20:00"), at("14:20:00"), 9, Self.watch),  // better than what covers it: both count
+                sample(at("16:00:00"), at("17:00:00"), 60, Self.watch),
+                sample(at("17:00:00"), at("17:00:00"), 2, Self.iPhone),  // at an end, which is not covered: counts
+                sample(at("18:00:00"), at("18:00:00"), 8, Self.iPhone),  // a better sample starts at the same second
+                sample(at("18:00:00"), at("18:30:00"), 30, Self.watch),
+                sample(at("19:00:00"), at("20:00:00"), 60, Self.watch),
+                sample(at("19:30:00"), at("19:20:00"), 5, Self.watch),  // end before start: instantaneous, own source
+            ], typeIdentifier: F.steps, kind: .cumulative, periods: [.hour], timeZone: utc)
         let expected: [Int: Double] = [10: 5, 11: 60, 13: 4, 14: 69, 16: 60, 17: 2, 18: 30, 19: 65]
         #expect(rows.count == expected.count)
         for (hour, value) in expected {
@@ -155,13 +164,14 @@ struct RollupTests {
     }
 
     @Test func discreteReadingsAreAveragedOverEverySource() throws {
-        let rows = try rollUp([
-            sample("2024-05-10 08:00:00 +0200", "2024-05-10 08:00:00 +0200", 60, Self.watch),
-            sample("2024-05-10 08:30:00 +0200", "2024-05-10 08:30:00 +0200", 70, Self.watch),
-            sample("2024-05-10 08:30:00 +0200", "2024-05-10 08:31:00 +0200", 90, Self.iPhone),
-            sample("2024-05-10 09:10:00 +0200", "2024-05-10 09:10:00 +0200", 50, Self.iPhone),
-            sample("2024-05-10 23:59:00 +0200", "2024-05-11 00:01:00 +0200", 80, Self.watch),
-        ], kind: .discrete, type: F.heartRate)
+        let rows = try rollUp(
+            [
+                sample("2024-05-10 08:00:00 +0200", "2024-05-10 08:00:00 +0200", 60, Self.watch),
+                sample("2024-05-10 08:30:00 +0200", "2024-05-10 08:30:00 +0200", 70, Self.watch),
+                sample("2024-05-10 08:30:00 +0200", "2024-05-10 08:31:00 +0200", 90, Self.iPhone),
+                sample("2024-05-10 09:10:00 +0200", "2024-05-10 09:10:00 +0200", 50, Self.iPhone),
+                sample("2024-05-10 23:59:00 +0200", "2024-05-11 00:01:00 +0200", 80, Self.watch),
+            ], kind: .discrete, type: F.heartRate)
         let hour = "2024-05-10T08:00+02:00"
         #expect(F.close(F.value(rows, .hour, hour, "avg"), 220.0 / 3))
         #expect(F.value(rows, .hour, hour, "min") == 60)

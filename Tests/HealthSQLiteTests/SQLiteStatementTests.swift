@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HealthSQLite
 
 /// A prepared statement on its own: each kind of value bound and read back, short text through the
@@ -89,7 +90,8 @@ struct SQLiteStatementTests {
         #expect(try Self.selected(select, count: 3) == [[.text("alpha"), .text("beta"), .integer(3)]])
 
         select.bind(2, "gamma, longer than beta" as String?)
-        #expect(try Self.selected(select, count: 3) == [[.text("alpha"), .text("gamma, longer than beta"), .integer(3)]])
+        #expect(
+            try Self.selected(select, count: 3) == [[.text("alpha"), .text("gamma, longer than beta"), .integer(3)]])
         select.bind(2, "g" as String?)
         select.bind(1, "a" as String?)
         #expect(try Self.selected(select, count: 3) == [[.text("a"), .text("g"), .integer(3)]])
@@ -133,7 +135,8 @@ struct SQLiteStatementTests {
         let cleared = try db.query("SELECT id, name, at, x FROM t WHERE id >= 6")
         #expect(
             cleared == [
-                [.integer(6), .text("six"), .text("2024-02-05T08:00:00Z"), .real(2.5)], [.integer(7), .null, .null, .null],
+                [.integer(6), .text("six"), .text("2024-02-05T08:00:00Z"), .real(2.5)],
+                [.integer(7), .null, .null, .null],
             ])
 
         let byName = try db.prepare("SELECT id FROM t WHERE name = ?1")
@@ -157,7 +160,8 @@ struct SQLiteStatementTests {
         #expect(throws: Stop.self) { try rows.forEachRow { if $0.integer(0) == 2 { throw Stop() } } }
         var seen: [String] = []
         try rows.forEachRow { row in
-            seen.append("\(row.integer(0)) \(row.text(1) ?? "-") \(row.utcSeconds(2) ?? -1) \(row.double(3)) \(row.isNull(3))")
+            seen.append(
+                "\(row.integer(0)) \(row.text(1) ?? "-") \(row.utcSeconds(2) ?? -1) \(row.double(3)) \(row.isNull(3))")
         }
         #expect(
             seen == [

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HealthModel
 @testable import HealthStages
 
@@ -95,10 +96,12 @@ struct FilterStageTests {
         var late = early
         late.startDate = Timestamp(seconds: Self.monday + 60, offsetSeconds: 0)
         let correlation = Correlation(
-            type: Self.pressure, source: Self.source("Cuff"), startDate: Timestamp(seconds: Self.monday, offsetSeconds: 0),
+            type: Self.pressure, source: Self.source("Cuff"),
+            startDate: Timestamp(seconds: Self.monday, offsetSeconds: 0),
             line: 2)
         let dated = try Self.run(week, [.workout(early), .workout(late), .correlation(correlation)])
-        #expect(dated.kept == ["workout Watch \(Self.monday + 60)", "correlation \(Self.pressure) Cuff \(Self.monday)"])
+        #expect(
+            dated.kept == ["workout Watch \(Self.monday + 60)", "correlation \(Self.pressure) Cuff \(Self.monday)"])
     }
 
     /// What is not a sample, a correlation or a workout passes whatever the filter, uncounted.

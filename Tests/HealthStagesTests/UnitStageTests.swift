@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -39,10 +40,11 @@ struct UnitStageTests {
         #expect(abs(samples[2].value! - 37) < 1e-9)
         #expect(abs(samples[3].value! - 100 / 4.184) < 1e-9)
         #expect(samples[4].rawUnit == nil)  // already canonical: nothing to keep apart
-        #expect(report == [
-            "records converted lb → kg": 1, "records converted degF → degC": 1,
-            "records converted mmol<180.1558800000541>/L → mg/dL": 1, "records converted kJ → kcal": 1,
-        ])
+        #expect(
+            report == [
+                "records converted lb → kg": 1, "records converted degF → degC": 1,
+                "records converted mmol<180.1558800000541>/L → mg/dL": 1, "records converted kJ → kcal": 1,
+            ])
     }
 
     @Test func anUnknownOrWrongUnitIsKeptFlaggedAndCounted() throws {
@@ -59,7 +61,9 @@ struct UnitStageTests {
     }
 
     @Test func workoutStatisticsTotalsAndMetadataAreConvertedToo() throws {
-        var workout = Workout(activityType: "HKWorkoutActivityTypeRunning", source: SampleSource(id: 1, name: "W", version: nil, device: nil), line: 1)
+        var workout = Workout(
+            activityType: "HKWorkoutActivityTypeRunning",
+            source: SampleSource(id: 1, name: "W", version: nil, device: nil), line: 1)
         workout.totalDistance = 3.1
         workout.totalDistanceUnit = "mi"
         workout.totalEnergyBurned = 300
@@ -69,7 +73,8 @@ struct UnitStageTests {
         statistic.unit = "km"
         workout.statistics = [statistic]
         workout.metadata = [
-            MetadataEntry(key: "HKElevationAscended", value: "418 cm"), MetadataEntry(key: "HKWeatherTemperature", value: "56 degF"),
+            MetadataEntry(key: "HKElevationAscended", value: "418 cm"),
+            MetadataEntry(key: "HKWeatherTemperature", value: "56 degF"),
             MetadataEntry(key: "HKWeatherHumidity", value: "6900 %"), MetadataEntry(key: "HKIndoorWorkout", value: "0"),
         ]
         let (out, _) = try run([.workout(workout)])
@@ -81,7 +86,8 @@ struct UnitStageTests {
         #expect(converted.statistics[0].unit == "m")
         #expect(converted.statistics[0].rawUnit == "km")
         #expect(abs(converted.metadata[0].number! - 4.18) < 1e-12 && converted.metadata[0].numberUnit == "m")
-        #expect(abs(converted.metadata[1].number! - (56 - 32) * 5 / 9) < 1e-9 && converted.metadata[1].numberUnit == "degC")
+        #expect(
+            abs(converted.metadata[1].number! - (56 - 32) * 5 / 9) < 1e-9 && converted.metadata[1].numberUnit == "degC")
         #expect(converted.metadata[2].number == 69 && converted.metadata[2].numberUnit == "%")
         #expect(converted.metadata[3].number == 0 && converted.metadata[3].numberUnit == nil)
         #expect(converted.metadata[0].value == "418 cm")  // the text stays as exported
@@ -118,7 +124,9 @@ struct UnitEndToEndTests {
                 else { continue }
                 let factor = try #require(Self.factors[rawUnit], "no independent factor for \(rawUnit)")
                 #expect(factor.to == unit)
-                #expect(abs(factor.convert(raw) - value) <= 1e-9 * max(1, abs(value)), "\(raw) \(rawUnit) → \(value) \(unit)")
+                #expect(
+                    abs(factor.convert(raw) - value) <= 1e-9 * max(1, abs(value)),
+                    "\(raw) \(rawUnit) → \(value) \(unit)")
                 checked += 1
             }
         }

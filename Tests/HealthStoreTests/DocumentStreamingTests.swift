@@ -111,14 +111,16 @@ import Testing
         }
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/export_cda.xml"))
         let database = directory.file("health.sqlite")
-        let summary = try ImportJob(inputPath: folder, databasePath: database, timeZone: TimeZone(identifier: "UTC")).run()
+        let summary = try ImportJob(inputPath: folder, databasePath: database, timeZone: TimeZone(identifier: "UTC"))
+            .run()
         #expect(summary.rows["documents"] == 1)
         #expect(try Self.storedDigests(database) == ["export_cda.xml": digest])
 
         // The CSV export reads it back in pieces (base64 groups across piece boundaries), decoded here by Foundation.
         let csv = directory.file("csv")
         _ = try CSVTableExporter.exportTables(databasePath: database, to: csv, tables: ["documents"])
-        let lines = try String(contentsOfFile: csv + "/documents.csv", encoding: .utf8).split(whereSeparator: \.isNewline)
+        let lines = try String(contentsOfFile: csv + "/documents.csv", encoding: .utf8).split(
+            whereSeparator: \.isNewline)
         #expect(lines.count == 2)
         let fields = try #require(lines.last).split(separator: ",")
         #expect(fields.first == "export_cda.xml")
@@ -135,18 +137,22 @@ import Testing
         let name = Array("apple_health_export/export_cda.xml".utf8)
         // The last copy of the name is the central directory's; its header starts 46 bytes before it.
         let position = try #require(
-            stride(from: bytes.count - name.count, through: 0, by: -1).first { bytes[$0..<($0 + name.count)].elementsEqual(name) })
+            stride(from: bytes.count - name.count, through: 0, by: -1).first {
+                bytes[$0..<($0 + name.count)].elementsEqual(name)
+            })
         let header = position - 46
         #expect(bytes[header..<(header + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]))
-        let declared = UInt32(bytes[header + 24]) | UInt32(bytes[header + 25]) << 8 | UInt32(bytes[header + 26]) << 16
+        let declared =
+            UInt32(bytes[header + 24]) | UInt32(bytes[header + 25]) << 8 | UInt32(bytes[header + 26]) << 16
             | UInt32(bytes[header + 27]) << 24
         let changed = UInt32(Int64(declared) + delta)
         for index in 0..<4 { bytes[header + 24 + index] = UInt8(truncatingIfNeeded: changed >> (8 * UInt32(index))) }
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
     }
 
-    @Test("A zip entry that inflates to another size than announced is refused with a warning, nothing stored",
-          arguments: [1000, -1000] as [Int64])
+    @Test(
+        "A zip entry that inflates to another size than announced is refused with a warning, nothing stored",
+        arguments: [1000, -1000] as [Int64])
     func wrongAnnouncedSize(delta: Int64) throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -162,7 +168,9 @@ import Testing
         #expect(summary.rows["cumulative_samples"] == 1)
         let db = try SQLiteConnection(path: database, create: false)
         #expect(try db.scalar("SELECT count(*) FROM documents") == .integer(0))
-        #expect(try db.scalar("SELECT count(*) FROM import_warnings WHERE message LIKE 'document not stored%'") == .integer(1))
+        #expect(
+            try db.scalar("SELECT count(*) FROM import_warnings WHERE message LIKE 'document not stored%'")
+                == .integer(1))
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -77,7 +78,8 @@ struct IncrementalExportTests {
         let incrementalDB = try SQLiteConnection(path: incremental, create: false)
         let freshDB = try SQLiteConnection(path: fresh, create: false)
         for table in tables {
-            let sql = "SELECT type_or_activity, start_date, end_date, identity, local_date FROM (SELECT "
+            let sql =
+                "SELECT type_or_activity, start_date, end_date, identity, local_date FROM (SELECT "
                 + (table == "workouts" ? "activity_type" : "type")
                 + " AS type_or_activity, * FROM \(table)) ORDER BY 1, 2, 4"
             #expect(try incrementalDB.query(sql) == freshDB.query(sql), "\(table)")

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
@@ -81,10 +82,10 @@ struct IncrementalTests {
         // (sync version 2), and the workout is gone.
         let newer =
             Self.steps.components(separatedBy: "\n").filter { !$0.contains("value=\"200\"") }.joined(separator: "\n")
-            + """
+                + """
 
-             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-10 08:00:00 +0100" endDate="2024-03-10 08:10:00 +0100" value="300"/>
-            """
+                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-10 08:00:00 +0100" endDate="2024-03-10 08:10:00 +0100" value="300"/>
+                """
             + Self.weight.replacingOccurrences(of: "value=\"70\"", with: "value=\"71\"")
             .replacingOccurrences(of: "SyncVersion\" value=\"1\"", with: "SyncVersion\" value=\"2\"")
         let summary = try importXML(newer, exportDate: "2024-04-01 10:00:00 +0200", into: database)
@@ -119,7 +120,9 @@ struct IncrementalTests {
         let runRow = try db.query("SELECT added, replaced, deleted, unchanged FROM import_runs WHERE id = 2")
         #expect(runRow == [[.integer(1), .integer(1), .integer(2), .integer(1)]])
         #expect(
-            try db.scalar("SELECT deleted FROM import_run_changes WHERE run_id = 2 AND type = 'HKQuantityTypeIdentifierStepCount'")
+            try db.scalar(
+                "SELECT deleted FROM import_run_changes WHERE run_id = 2 AND type = 'HKQuantityTypeIdentifierStepCount'"
+            )
                 == .integer(1))
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     }
@@ -138,7 +141,8 @@ struct IncrementalTests {
              <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-10 08:00:00 +0100" endDate="2024-03-10 08:10:00 +0100" value="300"/>
             """
         _ = try importXML(Self.steps + extra + Self.weight, exportDate: "2024-04-01 10:00:00 +0100", into: database)
-        let after = try db.query("SELECT type, row_count, fingerprint, run_id, newest_end_date FROM anchors ORDER BY type")
+        let after = try db.query(
+            "SELECT type, row_count, fingerprint, run_id, newest_end_date FROM anchors ORDER BY type")
         // Body mass untouched: same fingerprint, still the first run's anchor.
         #expect(after[0][2] == anchors[0][2])
         #expect(after[0][3] == .integer(1))
@@ -239,7 +243,8 @@ extension IncrementalTests {
         let database = directory.file("health.sqlite")
         _ = try importXML(Self.steps + Self.weight, into: database)
         let output = CapturedOutput()
-        let tool = Tool(standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
+        let tool = Tool(
+            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
         #expect(tool.run(["status", "--db", database]) == 0)
         #expect(output.out.contains("#1 "))
         #expect(output.out.contains("ok, export of 2024-03-01T09:00:00Z: +3 added"))
@@ -262,7 +267,8 @@ extension IncrementalTests {
         let db = try SQLiteConnection(path: database, create: false)
         let lastID = try db.scalar("SELECT max(id) FROM cumulative_samples")
         // The later sample (the highest id) is deleted on the phone.
-        let first = Self.steps.components(separatedBy: "\n").filter { !$0.contains("value=\"200\"") }.joined(separator: "\n")
+        let first = Self.steps.components(separatedBy: "\n").filter { !$0.contains("value=\"200\"") }.joined(
+            separator: "\n")
         _ = try importXML(first, exportDate: "2024-03-02 10:00:00 +0100", into: database)
         #expect(try db.scalar("SELECT row_id FROM deleted_samples") == lastID)
         let extra = """
@@ -270,7 +276,8 @@ extension IncrementalTests {
              <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-10 08:00:00 +0100" endDate="2024-03-10 08:10:00 +0100" value="300"/>
             """
         _ = try importXML(first + extra, exportDate: "2024-03-03 10:00:00 +0100", into: database)
-        guard case .integer(let deleted) = lastID, case .integer(let added) = try db.scalar("SELECT id FROM cumulative_samples WHERE value = 300")
+        guard case .integer(let deleted) = lastID,
+            case .integer(let added) = try db.scalar("SELECT id FROM cumulative_samples WHERE value = 300")
         else {
             Issue.record("ids missing")
             return

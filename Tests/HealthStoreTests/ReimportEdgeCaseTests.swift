@@ -2,6 +2,7 @@ import Foundation
 import HealthPipelines
 import HealthTestSupport
 import Testing
+
 @testable import HealthCSV
 @testable import HealthImport
 @testable import HealthModel
@@ -56,7 +57,9 @@ struct ReimportEdgeCaseTests {
         #expect(try db.query("SELECT value, unit FROM discrete_samples") == [[.real(154 * 0.45359237), .text("kg")]])
         #expect(try db.scalar("SELECT reason FROM deleted_samples") == .text("replaced"))
         let reference = try fresh(edited, in: directory)
-        #expect(try db.scalar("SELECT identity FROM discrete_samples") == reference.scalar("SELECT identity FROM discrete_samples"))
+        #expect(
+            try db.scalar("SELECT identity FROM discrete_samples")
+                == reference.scalar("SELECT identity FROM discrete_samples"))
     }
 
     /// Correlation children that the export does not repeat at top level (against the format's rule) are
@@ -120,7 +123,9 @@ struct ReimportEdgeCaseTests {
         _ = try helper.importXML(sleep + later, exportDate: "2024-03-11 10:00:00 +0100", into: database)
         let rollups = "SELECT period, label, type, statistic, value, sources FROM rollups ORDER BY 1, 2, 3, 4"
         let db = try SQLiteConnection(path: database, create: false)
-        #expect(try db.query(rollups) == fresh(sleep + later, exportDate: "2024-03-11 10:00:00 +0100", in: directory).query(rollups))
+        #expect(
+            try db.query(rollups)
+                == fresh(sleep + later, exportDate: "2024-03-11 10:00:00 +0100", in: directory).query(rollups))
     }
 
     /// A CSV-only run never takes over a scratch file left at its own path (containers reuse pids).
@@ -130,7 +135,7 @@ struct ReimportEdgeCaseTests {
         let folder = directory.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let ours = folder + "/\(CSVOutput.scratchPrefix)\(getpid()).sqlite"
-        FileManager.default.createFile(atPath: ours, contents: Data("not a database".utf8))
+        #expect(FileManager.default.createFile(atPath: ours, contents: Data("not a database".utf8)))
         let export = directory.write("export.xml", exportXML(IncrementalTests.steps))
         var output = CSVOutput(directory: folder)
         output.tables = false

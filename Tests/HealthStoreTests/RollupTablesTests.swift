@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthRollups
@@ -26,12 +27,15 @@ struct RollupTablesTests {
         defer { directory.remove() }
         let export = directory.write("export.xml", exportXML(Self.body))
         let database = directory.file("health.sqlite")
-        let summary = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
-            .run()
+        let summary = try ImportJob(
+            inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")
+        )
+        .run()
         #expect((summary.rows["rollups"] ?? 0) > 0)
         let db = try SQLiteConnection(path: database, create: false)
         func daily(_ column: String, _ date: String = "2024-02-01") throws -> SQLiteValue {
-            try db.scalar("SELECT value FROM daily_rollups WHERE column_name = ?1 AND date = ?2", [.text(column), .text(date)])
+            try db.scalar(
+                "SELECT value FROM daily_rollups WHERE column_name = ?1 AND date = ?2", [.text(column), .text(date)])
         }
         // 08–09 both: the Watch's 600; 09–10 only the iPhone: half of its 1000; 12–13 the manual 5000.
         #expect(try daily("StepCount") == .real(600 + 500 + 5000))
@@ -48,7 +52,9 @@ struct RollupTablesTests {
         #expect(try db.scalar("SELECT unit FROM daily_rollups WHERE column_name = 'StepCount'") == .text("count"))
         #expect(try db.scalar("SELECT unit FROM daily_rollups WHERE column_name LIKE 'Sleep%'") == .text("hr"))
         // Weekly and monthly rows exist; hourly ones only when asked for.
-        #expect(try db.scalar("SELECT value FROM rollups WHERE period = 'month' AND column_name = 'StepCount'") == .real(6100))
+        #expect(
+            try db.scalar("SELECT value FROM rollups WHERE period = 'month' AND column_name = 'StepCount'")
+                == .real(6100))
         #expect(try db.scalar("SELECT count(*) FROM rollups WHERE period = 'hour'") == .integer(0))
 
         // A different time zone later: the sleep still ends on the 2nd in Berlin, but 23:00–05:00 +0100 is
@@ -99,7 +105,8 @@ struct RollupTablesTests {
     /// piling them up, and still delivers every row: the ones taken while it runs and the rest at `finish`.
     @Test(arguments: [nil, 1, 7, 500])
     func aWorkerHeldByItsOutboxLimitLosesNoRow(limit: Int?) throws {
-        let worker = RollupWorker(periods: [.day, .week, .month], timeZone: TimeZone(identifier: "UTC")!, outboxRowLimit: limit)
+        let worker = RollupWorker(
+            periods: [.day, .week, .month], timeZone: TimeZone(identifier: "UTC")!, outboxRowLimit: limit)
         let days = 120
         let sent = DispatchGroup()
         sent.enter()
@@ -109,7 +116,8 @@ struct RollupTablesTests {
                 worker.add(
                     (0..<24).map { hour in
                         let instant = Int64(1_704_067_200 + day * 86_400 + hour * 3_600)
-                        return RollupSample(start: instant, end: instant, value: Double(hour), sourceName: "Watch", sourceClass: 0)
+                        return RollupSample(
+                            start: instant, end: instant, value: Double(hour), sourceName: "Watch", sourceClass: 0)
                     })
             }
             worker.end()

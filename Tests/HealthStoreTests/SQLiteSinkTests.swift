@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
@@ -26,7 +27,9 @@ struct SQLiteSinkTests {
          <ActivitySummary dateComponents="2024-02-01" activeEnergyBurned="590.252" activeEnergyBurnedGoal="630" activeEnergyBurnedUnit="kcal" appleMoveMinutes="3"/>
         """
 
-    func importBody(_ body: String = body, into database: String, zone: String = "Europe/Berlin") throws -> ImportSummary {
+    func importBody(_ body: String = body, into database: String, zone: String = "Europe/Berlin") throws
+        -> ImportSummary
+    {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let export = directory.write("export.xml", exportXML(body))
@@ -86,11 +89,13 @@ struct SQLiteSinkTests {
         #expect(
             try db.query("SELECT local_date, value FROM cumulative_samples ORDER BY id")
                 == [[.text("2024-02-01"), .real(100)], [.text("2024-02-02"), .real(50)]])
-        #expect(try db.scalar("SELECT start_date FROM cumulative_samples WHERE id = 1") == .text("2024-02-01T22:30:00Z"))
+        #expect(
+            try db.scalar("SELECT start_date FROM cumulative_samples WHERE id = 1") == .text("2024-02-01T22:30:00Z"))
         #expect(try db.scalar("SELECT utc_offset FROM cumulative_samples WHERE id = 1") == .text("+01:00"))
         // One source row for the phone although each record had another device address.
         #expect(try db.scalar("SELECT count(*) FROM sources WHERE name = 'Phone'") == .integer(1))
-        #expect(try db.scalar("SELECT number FROM metadata WHERE key = 'HKMetadataKeyHeartRateMotionContext'") == .real(1))
+        #expect(
+            try db.scalar("SELECT number FROM metadata WHERE key = 'HKMetadataKeyHeartRateMotionContext'") == .real(1))
         #expect(try db.scalar("SELECT other_json FROM activity_summaries") == .text("{\"appleMoveMinutes\":3.0}"))
         #expect(try db.scalar("SELECT count(*) FROM me") == .integer(2))
         #expect(try db.scalar("SELECT outcome FROM import_runs") == .text("ok"))
@@ -162,8 +167,12 @@ struct SQLiteSinkTests {
         defer { directory.remove() }
         let gone = try ProcessRunner.run("/bin/true")
         let database = directory.file("health.sqlite")
-        let stale = ["", "-journal", "-wal", "-shm"].map { "health.sqlite.healthetl-\(gone.processIdentifier).tmp\($0)" }
-        let alive = ["health.sqlite.healthetl-\(getppid()).tmp", "health.sqlite.healthetl-\(gone.processIdentifier).tmpx"]
+        let stale = ["", "-journal", "-wal", "-shm"].map {
+            "health.sqlite.healthetl-\(gone.processIdentifier).tmp\($0)"
+        }
+        let alive = [
+            "health.sqlite.healthetl-\(getppid()).tmp", "health.sqlite.healthetl-\(gone.processIdentifier).tmpx",
+        ]
         for name in stale + alive { _ = directory.write(name, "x") }
         SQLiteTarget.removeStaleTemporaryFiles(of: database)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == alive.sorted())

@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthSQLite
 @testable import HealthStore
@@ -11,15 +12,18 @@ struct SchemaMigrationTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
-        let dump = try String(contentsOfFile: Fixtures.repositoryRoot + "/Tests/Fixtures/schema-v1.sql", encoding: .utf8)
+        let dump = try String(
+            contentsOfFile: Fixtures.repositoryRoot + "/Tests/Fixtures/schema-v1.sql", encoding: .utf8)
         let old = try SQLiteConnection(path: database)
         try old.execute(dump)
         #expect(try old.scalar("PRAGMA user_version") == .integer(1))
         let oldRuns = try old.query("SELECT input_path, export_date, outcome FROM import_runs")
 
         let export = directory.write("export.xml", exportXML(SQLiteSinkTests.body))
-        let summary = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
-            .run()
+        let summary = try ImportJob(
+            inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")
+        )
+        .run()
         let db = try SQLiteConnection(path: database, create: false)
         #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)))
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))

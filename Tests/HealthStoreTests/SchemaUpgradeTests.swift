@@ -1,6 +1,7 @@
 import Foundation
 import HealthTestSupport
 import Testing
+
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -21,12 +22,16 @@ struct SchemaUpgradeTests {
         defer { directory.remove() }
         let export = try Self.export(days: 5, seed: 31, into: directory)
         let current = directory.file("current.sqlite")
-        _ = try ImportJob(inputPath: export, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: export, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
         let old = directory.file("old.sqlite")
         try makeVersion3Database(from: current, at: old)
         let v3 = try SQLiteConnection(path: old, create: false)
-        #expect(try v3.scalar("SELECT count(*) FROM cumulative_samples") == .integer(
-            try SQLiteConnection(path: current, create: false).scalar("SELECT count(*) FROM cumulative_samples").integer!))
+        #expect(
+            try v3.scalar("SELECT count(*) FROM cumulative_samples")
+                == .integer(
+                    try SQLiteConnection(path: current, create: false).scalar("SELECT count(*) FROM cumulative_samples")
+                        .integer!))
 
         // The same export again: nothing changes but the schema (the zip is read: the fingerprint shortcut would
         // leave the upgrade to the next export).
@@ -54,7 +59,8 @@ struct SchemaUpgradeTests {
         _ = try ImportJob(inputPath: later, databasePath: old, timeZone: nil).run()
         _ = try ImportJob(inputPath: later, databasePath: current, timeZone: nil).run()
         // (Anchors name the run that last changed a type, and the upgraded database has one run more.)
-        let anchors = "SELECT type, row_table, row_count, newest_end_date, newest_creation_date, fingerprint, export_date FROM anchors ORDER BY type"
+        let anchors =
+            "SELECT type, row_table, row_count, newest_end_date, newest_creation_date, fingerprint, export_date FROM anchors ORDER BY type"
         let afterUpgraded = try publicContent(of: old)
         for (table, rows) in try publicContent(of: current) where table != "anchors" {
             #expect(afterUpgraded[table] == rows, "\(table) after the next export")
@@ -71,7 +77,8 @@ struct SchemaUpgradeTests {
         let earlier = try Self.export(days: 3, seed: 32, into: directory)
         let later = try Self.export(days: 4, seed: 32, into: directory)
         let current = directory.file("current.sqlite")
-        _ = try ImportJob(inputPath: later, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: later, databasePath: current, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
         let old = directory.file("old.sqlite")
         try makeVersion3Database(from: current, at: old)
         let before = try Self.version3Rows(old)

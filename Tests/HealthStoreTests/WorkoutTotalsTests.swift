@@ -29,8 +29,10 @@ struct WorkoutTotalsTests {
         var distance: Double? {
             if let attributeDistance { return attributeDistance }
             let own = activity.replacingOccurrences(of: "HKWorkoutActivityType", with: "")
-            let preferred = ["Running": "DistanceWalkingRunning", "Walking": "DistanceWalkingRunning",
-                             "Cycling": "DistanceCycling", "Swimming": "DistanceSwimming"][own]
+            let preferred = [
+                "Running": "DistanceWalkingRunning", "Walking": "DistanceWalkingRunning",
+                "Cycling": "DistanceCycling", "Swimming": "DistanceSwimming",
+            ][own]
             for nested in [false, true] {
                 let distances = sums.filter { $0.nested == nested && $0.type.contains("TypeIdentifierDistance") }
                 guard !distances.isEmpty else { continue }
@@ -133,7 +135,9 @@ struct WorkoutTotalsTests {
         _ = try ExportGenerator(options: options).write(to: .folder(directory.path))
         let exportFolder = directory.file("apple_health_export")
         let xmlPath = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: exportFolder).first { $0.hasSuffix(".xml") && !$0.contains("cda") })
+            try FileManager.default.contentsOfDirectory(atPath: exportFolder).first {
+                $0.hasSuffix(".xml") && !$0.contains("cda")
+            })
         let xml = try String(contentsOfFile: exportFolder + "/" + xmlPath, encoding: .utf8)
         let expected = try Self.expectedWorkouts(xml: xml)
         #expect(expected.count > 5)
@@ -192,7 +196,8 @@ struct WorkoutTotalsTests {
         let export = directory.file("export.zip")
         _ = try GeneratedExport.zip(options).copy(to: export)
         let database = directory.file("health.sqlite")
-        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")).run()
+        _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
+            .run()
         try FileManager.default.copyItem(atPath: database, toPath: directory.file("current.sqlite"))
         let expected = try SQLiteConnection(path: database, create: false)
             .query("SELECT id, total_distance, total_energy_burned, local_start FROM workouts ORDER BY id")
@@ -215,8 +220,11 @@ struct WorkoutTotalsTests {
         #expect(summary.outcome == "ok")
         let db = try SQLiteConnection(path: database, create: false)
         #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)))
-        #expect(try db.query("SELECT id, total_distance, total_energy_burned, local_start FROM workouts ORDER BY id") == expected)
-        #expect(try db.scalar("SELECT count(*) FROM data_types WHERE type = 'HKWorkoutActivityTypeRunning'") == .integer(1))
+        #expect(
+            try db.query("SELECT id, total_distance, total_energy_burned, local_start FROM workouts ORDER BY id")
+                == expected)
+        #expect(
+            try db.scalar("SELECT count(*) FROM data_types WHERE type = 'HKWorkoutActivityTypeRunning'") == .integer(1))
         #expect(try db.scalar("SELECT count(*) FROM workout_overview") == .integer(Int64(expected.count)))
         for table in Schema.tables {
             let columns = try db.query("SELECT name FROM pragma_table_info(?)", [.text(table.name)])
@@ -243,7 +251,10 @@ struct WorkoutTotalsTests {
         _ = try SQLiteSink.changeTimeZone(
             databasePath: database, to: #require(TimeZone(identifier: "Asia/Tokyo")), lockTimeoutSeconds: 1)
         db = try SQLiteConnection(path: database, create: false)
-        #expect(try db.query("SELECT local_start, local_date FROM workouts") == [[.text("2024-07-02T08:30:00+09:00"), .text("2024-07-02")]])
+        #expect(
+            try db.query("SELECT local_start, local_date FROM workouts") == [
+                [.text("2024-07-02T08:30:00+09:00"), .text("2024-07-02")]
+            ])
     }
 
     /// Every view's documented columns are the columns SQLite reports for it.

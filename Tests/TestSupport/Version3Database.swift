@@ -25,7 +25,8 @@ package func makeVersion3Database(from database: String, at path: String) throws
 package func publicContent(of database: String) throws -> [String: [[SQLiteValue]]] {
     let db = try SQLiteConnection(path: database, create: false)
     var content: [String: [[SQLiteValue]]] = [:]
-    for table in Schema.publicTables where !["import_runs", "import_warnings", "import_run_changes"].contains(table.name) {
+    for table in Schema.publicTables
+    where !["import_runs", "import_warnings", "import_run_changes"].contains(table.name) {
         let order = (1...table.columns.count).map(String.init).joined(separator: ", ")
         let columns = table.columnNames.map { "\"\($0)\"" }.joined(separator: ", ")
         content[table.name] = try db.query("SELECT \(columns) FROM \"\(table.name)\" ORDER BY \(order)")

@@ -51,7 +51,8 @@ struct Arguments {
             } else if flagOptions.contains(name) {
                 guard inlineValue == nil else {
                     throw UsageError(
-                        message: "The option '\(name)' does not take any value, but '\(inlineValue ?? "")' was specified.")
+                        message:
+                            "The option '\(name)' does not take any value, but '\(inlineValue ?? "")' was specified.")
                 }
                 flags.insert(name)
             } else {

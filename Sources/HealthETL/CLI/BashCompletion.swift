@@ -31,11 +31,13 @@ enum BashCompletion {
         let options = command.options.map(\.name) + [CommandDescription.help.name]
         // `help` completes command names; other commands' arguments are files unless declared otherwise.
         let argumentAction =
-            command.name == "help" ? "COMPREPLY=($(compgen -W \"\(words(commandNames))\" -- \"$cur\"))"
+            command.name == "help"
+            ? "COMPREPLY=($(compgen -W \"\(words(commandNames))\" -- \"$cur\"))"
             : command.arguments.contains(where: \.isFile) ? "COMPREPLY=($(compgen -f -- \"$cur\"))" : "COMPREPLY=()"
         var text = "        \(command.name))\n            case \"$prev\" in\n"
         if !fileValued.isEmpty {
-            text += "                \(fileValued.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+            text +=
+                "                \(fileValued.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
         }
         if !wordValued.isEmpty {
             text += "                \(wordValued.joined(separator: "|"))) COMPREPLY=(); return ;;\n"

@@ -1,7 +1,8 @@
 /// The descriptions of the built-in commands (registered with their code in `Tool.commands`).
 extension CommandDescription {
     static let importCommand = CommandDescription(
-        name: "import", abstract: "Import an export into a SQLite database (or CSV files, or PostgreSQL), or update it.",
+        name: "import",
+        abstract: "Import an export into a SQLite database (or CSV files, or PostgreSQL), or update it.",
         usage: [
             "import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]",
             "import <export> --csv <folder> [--excel]",
@@ -89,7 +90,8 @@ extension CommandDescription {
         examples: ["healthetl status --db health.sqlite", "healthetl status --person P123 --json"])
 
     static let setTimeZoneCommand = CommandDescription(
-        name: "set-timezone", abstract: "Recompute every local_date and the rollups in another time zone, without re-importing.",
+        name: "set-timezone",
+        abstract: "Recompute every local_date and the rollups in another time zone, without re-importing.",
         usage: ["set-timezone <zone> --db <path> [--wait <seconds>] [--quiet]"],
         arguments: [Argument("<zone>", isFile: false, help: "An IANA time zone name, such as Europe/Berlin.")],
         options: [

@@ -26,7 +26,10 @@ public struct CommandDescription: Sendable {
         /// Whether the value is completed as a file or folder name.
         public var valueIsFile: Bool
 
-        public init(_ name: String, value: String? = nil, help: String, default defaultValue: String? = nil, valueIsFile: Bool = false) {
+        public init(
+            _ name: String, value: String? = nil, help: String, default defaultValue: String? = nil,
+            valueIsFile: Bool = false
+        ) {
             self.name = name
             self.value = value
             self.help = help

@@ -37,7 +37,8 @@ enum HelpText {
     /// A usage error: the message, the command's usage lines, and where to read more.
     static func usageError(_ message: String, command: CommandDescription?) -> String {
         guard let command else {
-            return "Error: \(message)\nUsage: healthetl <command> [<options>]\n  See 'healthetl help' for more information.\n"
+            return
+                "Error: \(message)\nUsage: healthetl <command> [<options>]\n  See 'healthetl help' for more information.\n"
         }
         return "Error: \(message)\n" + usage(command, label: "Usage: ")
             + "  See 'healthetl help \(command.name)' for more information.\n"
@@ -53,7 +54,8 @@ enum HelpText {
     /// `OVERVIEW: text`, wrapped with the later lines under the first.
     private static func labeled(_ label: String, _ text: String) -> String {
         let indent = String(repeating: " ", count: label.count)
-        return wrap(text, width: width - label.count).enumerated().map { ($0 == 0 ? label : indent) + $1 + "\n" }.joined()
+        return wrap(text, width: width - label.count).enumerated().map { ($0 == 0 ? label : indent) + $1 + "\n" }
+            .joined()
     }
 
     /// `  name      help`, the help wrapped and indented to its column.

@@ -9,11 +9,17 @@ enum ManPage {
         [
             (.success, "Success."),
             (.usage, "Bad arguments."),
-            (.badInput, "The input is missing, not an export, truncated or malformed; or older than the database's last export (without --force)."),
+            (
+                .badInput,
+                "The input is missing, not an export, truncated or malformed; or older than the database's last export (without --force)."
+            ),
             (.unavailable, "The PostgreSQL server cannot be reached."),
             (.internalError, "A bug in healthetl (please report it)."),
             (.cannotWrite, "The database cannot be written."),
-            (.locked, "The database (or the PostgreSQL person) is locked by another run, which the message names; try again later."),
+            (
+                .locked,
+                "The database (or the PostgreSQL person) is locked by another run, which the message names; try again later."
+            ),
             (.badConfiguration, "A pipeline file is invalid, or its input is missing; nothing ran."),
         ]
     }

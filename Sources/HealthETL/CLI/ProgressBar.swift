@@ -20,7 +20,8 @@ final class ProgressBar {
             let fraction = min(1, Double(done) / Double(total))
             let width = 30
             let filled = Int(fraction * Double(width))
-            line = "  [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            line =
+                "  [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
                 + String(format: "] %3.0f%%", fraction * 100) + line
         }
         write("\r" + line + "\u{1B}[K")

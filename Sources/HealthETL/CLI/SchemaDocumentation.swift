@@ -38,7 +38,8 @@ public enum SchemaDocumentation {
             text += "\n"
         }
         text += "## Views\n\n"
-        for view in Schema.viewDescriptions where !Schema.compactTables.contains(where: { $0.publicName == view.name }) {
+        for view in Schema.viewDescriptions where !Schema.compactTables.contains(where: { $0.publicName == view.name })
+        {
             text += "### `\(view.name)`\n\n\(view.doc)\n\n| column | meaning |\n|---|---|\n"
             for column in view.columns { text += "| `\(column.name)` | \(cell(column.doc)) |\n" }
             text += "\n```sql\n\(view.sql.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n"
@@ -50,7 +51,9 @@ public enum SchemaDocumentation {
             for column in table.columns {
                 text += "| `\(column.name)` | \(column.declaration) | \(cell(column.doc)) |\n"
             }
-            if !table.constraints.isEmpty { text += "\n" + table.constraints.map { "`\($0)`" }.joined(separator: ", ") + "\n" }
+            if !table.constraints.isEmpty {
+                text += "\n" + table.constraints.map { "`\($0)`" }.joined(separator: ", ") + "\n"
+            }
             text += "\n"
         }
         text += "## The views over them\n\n"

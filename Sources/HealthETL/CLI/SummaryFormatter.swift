@@ -36,7 +36,8 @@ enum SummaryFormatter {
         let files = csv.files.map { ["file": $0.path, "rows": String($0.rows), "bytes": String($0.bytes)] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let combined = Combined(summary: summary, csv: CSVJSON(directory: csv.directory, files: files, notes: csv.notes))
+        let combined = Combined(
+            summary: summary, csv: CSVJSON(directory: csv.directory, files: files, notes: csv.notes))
         return (try? encoder.encode(combined)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
@@ -65,14 +66,16 @@ enum SummaryFormatter {
         let totals = summary.changeTotals
         lines.append(
             "  changes: \(grouped(totals.added)) added, \(grouped(totals.replaced)) replaced, "
-                + "\(grouped(totals.deleted)) deleted (kept in deleted_samples), \(grouped(totals.unchanged)) unchanged")
+                + "\(grouped(totals.deleted)) deleted (kept in deleted_samples), \(grouped(totals.unchanged)) unchanged"
+        )
         if let postgres = summary.postgres {
             let checkout =
                 postgres.keptWorkingCopy
                 ? "working copy kept from the last run" : "check-out of \(grouped(postgres.rowsCheckedOut)) rows"
             lines.append(
                 String(
-                    format: "  PostgreSQL: %@ rows sent, %@ earlier rows replaced or removed (%@ %.1f s, publish %.1f s)",
+                    format:
+                        "  PostgreSQL: %@ rows sent, %@ earlier rows replaced or removed (%@ %.1f s, publish %.1f s)",
                     grouped(postgres.rowsSent), grouped(postgres.rowsDeleted), checkout, postgres.checkoutSeconds,
                     postgres.publishSeconds))
         }

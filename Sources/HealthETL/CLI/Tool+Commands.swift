@@ -116,7 +116,8 @@ extension Tool {
             return usageError(UsageError(message: "Missing expected option '--db <path>'"))
         }
         return reportErrors(input: database) {
-            let changed = try SQLiteSink.changeTimeZone(databasePath: database, to: zone, lockTimeoutSeconds: lockTimeout)
+            let changed = try SQLiteSink.changeTimeZone(
+                databasePath: database, to: zone, lockTimeoutSeconds: lockTimeout)
             if !arguments.flags.contains("--quiet") {
                 standardError("\(database): local dates now in \(zone.identifier) (\(changed) rows changed day)\n")
             }

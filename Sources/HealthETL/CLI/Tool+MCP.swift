@@ -9,11 +9,15 @@ extension CommandDescription {
             "Serve a database to an AI assistant over MCP (stdio, read-only; client setup: docs/mcp.md).",
         usage: ["mcp --db <path> [--timeout-ms <ms>] [--max-rows <n>]"],
         options: [
-            Option("--db", value: "<path>", help: "The healthetl database to serve (opened read-only, never changed).", valueIsFile: true),
+            Option(
+                "--db", value: "<path>", help: "The healthetl database to serve (opened read-only, never changed).",
+                valueIsFile: true),
             Option(
                 "--timeout-ms", value: "<ms>", help: "Longest a tool call may run in SQLite before it is stopped.",
                 default: "5000"),
-            Option("--max-rows", value: "<n>", help: "Most rows (points, workouts, samples) in one answer.", default: "1000"),
+            Option(
+                "--max-rows", value: "<n>", help: "Most rows (points, workouts, samples) in one answer.",
+                default: "1000"),
         ],
         examples: [
             "healthetl mcp --db ~/health.sqlite",
@@ -30,7 +34,9 @@ extension Tool {
         var limits = HealthDatabase.Limits()
         do throws(UsageError) {
             arguments = try Arguments(rawArguments, for: .mcpCommand)
-            if let unexpected = arguments.positionals.first { throw UsageError(message: "Unexpected argument '\(unexpected)'") }
+            if let unexpected = arguments.positionals.first {
+                throw UsageError(message: "Unexpected argument '\(unexpected)'")
+            }
             if let text = arguments.values["--timeout-ms"] {
                 guard let milliseconds = Int(text), (10...600_000).contains(milliseconds) else {
                     throw UsageError(message: "The value '\(text)' is invalid for '--timeout-ms <ms>' (10 to 600000)")

@@ -5,20 +5,23 @@ import HealthModel
 extension CommandDescription {
     static let reportCommand = CommandDescription(
         name: "report",
-        abstract: "Write one self-contained HTML page of charts from a database (no script, nothing fetched, owner-only).",
+        abstract:
+            "Write one self-contained HTML page of charts from a database (no script, nothing fetched, owner-only).",
         usage: [
             "report --db <path> --out <file.html> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--days <n>] "
                 + "[--sections <list>] [--timezone <zone>] [--quiet]"
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to draw.", valueIsFile: true),
-            Option("--out", value: "<file.html>", help: "The page to write (replaced when complete).", valueIsFile: true),
+            Option(
+                "--out", value: "<file.html>", help: "The page to write (replaced when complete).", valueIsFile: true),
             Option("--from", value: "<YYYY-MM-DD>", help: "The first day to show (inclusive)."),
             Option("--to", value: "<YYYY-MM-DD>", help: "The day to stop before (exclusive)."),
             Option("--days", value: "<n>", help: "Only the last n days that have data."),
             Option(
                 "--sections", value: "<list>",
-                help: "Which sections, comma-separated: activity, sleep, heart, body, workouts (default: all with data)."),
+                help:
+                    "Which sections, comma-separated: activity, sleep, heart, body, workouts (default: all with data)."),
             Option(
                 "--timezone", value: "<zone>",
                 help: "Only checks that the database's days are in this zone (healthetl set-timezone changes them)."),
@@ -45,13 +48,16 @@ extension Tool {
             options.to = arguments.values["--to"]
             if let days = arguments.values["--days"] {
                 guard let number = Int(days), number >= 1 else {
-                    throw UsageError(message: "The value '\(days)' is invalid for '--days <n>' (a whole number of days, at least 1)")
+                    throw UsageError(
+                        message: "The value '\(days)' is invalid for '--days <n>' (a whole number of days, at least 1)")
                 }
                 options.lastDays = number
             }
             options.timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             do throws(OptionValueError) {
-                if let sections = arguments.values["--sections"] { options.sections = try ReportOptions.sections(sections) }
+                if let sections = arguments.values["--sections"] {
+                    options.sections = try ReportOptions.sections(sections)
+                }
                 try options.validate()
             } catch {
                 throw UsageError(error)

@@ -167,7 +167,9 @@ public struct Tool {
         }
         let database = arguments.values["--db"]
         let person = arguments.values["--person"]
-        guard database != nil || arguments.values["--csv"] != nil || person != nil || arguments.values["--postgres"] != nil
+        guard
+            database != nil || arguments.values["--csv"] != nil || person != nil
+                || arguments.values["--postgres"] != nil
         else {
             return usageError(
                 UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
@@ -198,7 +200,8 @@ public struct Tool {
             return output
         }
         return runPlan(
-            PipelinePlan(job: job, databasePath: database, csv: csv, postgres: postgres), quiet: arguments.flags.contains("--quiet"),
+            PipelinePlan(job: job, databasePath: database, csv: csv, postgres: postgres),
+            quiet: arguments.flags.contains("--quiet"),
             json: arguments.flags.contains("--json"))
     }
 
@@ -227,7 +230,8 @@ public struct Tool {
     static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
         guard let zone = TimeZone(identifier: name) else {
             throw UsageError(
-                message: "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)")
+                message:
+                    "The value '\(name)' is invalid for '--timezone <zone>' (use an IANA name such as Europe/Berlin)")
         }
         return zone
     }

@@ -54,26 +54,28 @@ public struct ImportSummary: Codable, Sendable, Equatable {
         /// Sending the changes (part of `seconds`).
         public var publishSeconds: Double
 
-    /// Memberwise, for the other targets.
-    package init(
-        person: String, rowsCheckedOut: Int, keptWorkingCopy: Bool, rowsSent: Int, rowsDeleted: Int,
-        checkoutSeconds: Double, publishSeconds: Double
-    ) {
-        self.person = person
-        self.rowsCheckedOut = rowsCheckedOut
-        self.keptWorkingCopy = keptWorkingCopy
-        self.rowsSent = rowsSent
-        self.rowsDeleted = rowsDeleted
-        self.checkoutSeconds = checkoutSeconds
-        self.publishSeconds = publishSeconds
-    }
+        /// Memberwise, for the other targets.
+        package init(
+            person: String, rowsCheckedOut: Int, keptWorkingCopy: Bool, rowsSent: Int, rowsDeleted: Int,
+            checkoutSeconds: Double, publishSeconds: Double
+        ) {
+            self.person = person
+            self.rowsCheckedOut = rowsCheckedOut
+            self.keptWorkingCopy = keptWorkingCopy
+            self.rowsSent = rowsSent
+            self.rowsDeleted = rowsDeleted
+            self.checkoutSeconds = checkoutSeconds
+            self.publishSeconds = publishSeconds
+        }
     }
 
     public init() {}
 
     /// Added, replaced, deleted and unchanged rows over all types.
     public var changeTotals: (added: Int, replaced: Int, deleted: Int, unchanged: Int) {
-        changes.values.reduce((0, 0, 0, 0)) { ($0.0 + $1.added, $0.1 + $1.replaced, $0.2 + $1.deleted, $0.3 + $1.unchanged) }
+        changes.values.reduce((0, 0, 0, 0)) {
+            ($0.0 + $1.added, $0.1 + $1.replaced, $0.2 + $1.deleted, $0.3 + $1.unchanged)
+        }
     }
 
     /// A measured duration in the summary's unit (seconds, as a fraction).

@@ -50,7 +50,8 @@ public final class ExportContainer {
             archive = nil
             root = folder
             mainEntry = main
-            let attributes = try? FileManager.default.attributesOfItem(atPath: (folder as NSString).appendingPathComponent(main))
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: (folder as NSString).appendingPathComponent(main))
             mainSize = (attributes?[.size] as? NSNumber)?.uint64Value
             inputSize = mainSize ?? 0
             return

@@ -112,7 +112,8 @@ struct FeedPoints {
             samples.append(sample)
         case nil, .sleep, .duration:
             // Not in the table: kept under its own name, every other field in metadata.
-            var sample = quantitySample(HealthAutoExportMetrics.unknownIdentifier(name), source: source, line: line, start: start)
+            var sample = quantitySample(
+                HealthAutoExportMetrics.unknownIdentifier(name), source: source, line: line, start: start)
             setValue(&sample, point.double("qty"))
             for field in point.fields where !["date", "qty", "source"].contains(field.key) && field.kind != .null {
                 sample.metadata.append(MetadataEntry(key: field.key, value: point.text(field.range)))

@@ -137,7 +137,8 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
             }
             var removed = 0
             let cleaned = StateOfMindReader.withoutNUL(object, removed: &removed) as? [String: Any] ?? object
-            try emit(.stateOfMind(StateOfMindReader.entry(cleaned, origin: "\(self.path):\(line)", warnings: &warnings)))
+            try emit(
+                .stateOfMind(StateOfMindReader.entry(cleaned, origin: "\(self.path):\(line)", warnings: &warnings)))
             return
         }
         guard path == ["data", "workouts"] else { return }
@@ -145,7 +146,9 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
             warnings["Health Auto Export workouts that are not JSON objects (skipped)", default: 0] += 1
             return
         }
-        guard let workout = FeedWorkouts.workout(object, line: line, sources: sources, warnings: &warnings) else { return }
+        guard let workout = FeedWorkouts.workout(object, line: line, sources: sources, warnings: &warnings) else {
+            return
+        }
         if let start = workout.startDate?.seconds, let end = workout.endDate?.seconds {
             widen(TypeCatalog.workoutType, start: start, end: end)
         }

@@ -33,8 +33,12 @@ enum FeedWorkouts {
             workout.totalEnergyBurned = value
             workout.totalEnergyBurnedUnit = unit
         }
-        if let id = object["id"] as? String { workout.metadata.append(MetadataEntry(key: "HealthAutoExportID", value: id)) }
-        if let name = object["name"] as? String { workout.metadata.append(MetadataEntry(key: "HealthAutoExportName", value: name)) }
+        if let id = object["id"] as? String {
+            workout.metadata.append(MetadataEntry(key: "HealthAutoExportID", value: id))
+        }
+        if let name = object["name"] as? String {
+            workout.metadata.append(MetadataEntry(key: "HealthAutoExportName", value: name))
+        }
         if let indoor = object["isIndoor"] as? Bool {
             workout.metadata.append(MetadataEntry(key: "HKIndoorWorkout", value: indoor ? "1" : "0"))
         }
@@ -42,11 +46,15 @@ enum FeedWorkouts {
             workout.metadata.append(MetadataEntry(key: "location", value: location))
         }
         var heartRate = WorkoutStatistic(type: "HKQuantityTypeIdentifierHeartRate", startDate: start, endDate: end)
-        if let (value, unit) = quantity(object["avgHeartRate"]) ?? quantity((object["heartRate"] as? [String: Any])?["avg"]) {
+        if let (value, unit) = quantity(object["avgHeartRate"])
+            ?? quantity((object["heartRate"] as? [String: Any])?["avg"])
+        {
             heartRate.average = value
             heartRate.unit = FeedPoints.normalizedUnit(unit, identifier: heartRate.type).text
         }
-        if let (value, unit) = quantity(object["maxHeartRate"]) ?? quantity((object["heartRate"] as? [String: Any])?["max"]) {
+        if let (value, unit) = quantity(object["maxHeartRate"])
+            ?? quantity((object["heartRate"] as? [String: Any])?["max"])
+        {
             heartRate.maximum = value
             heartRate.unit = FeedPoints.normalizedUnit(unit, identifier: heartRate.type).text
         }
@@ -60,7 +68,8 @@ enum FeedWorkouts {
         if let steps {
             workout.statistics.append(
                 WorkoutStatistic(
-                    type: "HKQuantityTypeIdentifierStepCount", startDate: start, endDate: end, sum: steps, unit: "count"))
+                    type: "HKQuantityTypeIdentifierStepCount", startDate: start, endDate: end, sum: steps, unit: "count"
+                ))
         }
         return workout
     }

@@ -101,7 +101,8 @@ struct JSONArrayScanner {
                 let (elementLine, elementColumn) = (line, column)
                 switch mode {
                 case .descend: try value(at: &current, depth: depth + 1)
-                case .raw: try visitor?.rawElement(try rawValue(), at: current, line: elementLine, column: elementColumn)
+                case .raw:
+                    try visitor?.rawElement(try rawValue(), at: current, line: elementLine, column: elementColumn)
                 case .flat:
                     try flatObject(depth: depth + 1)
                     try visitor?.flatElement(flat, at: current, line: elementLine, column: elementColumn)
@@ -163,8 +164,11 @@ struct JSONArrayScanner {
             default:
                 let text = try literal()
                 flat.storage.append(contentsOf: text.utf8)
-                flat.fields.append((key, text == "null" ? .null : text == "true" || text == "false" ? .bool : .number,
-                    start..<flat.storage.count))
+                flat.fields.append(
+                    (
+                        key, text == "null" ? .null : text == "true" || text == "false" ? .bool : .number,
+                        start..<flat.storage.count
+                    ))
             }
             guard flat.storage.count <= maximumElementSize else { throw error("an array element is larger than 1 MB") }
             skipWhitespace()
@@ -199,7 +203,13 @@ struct JSONArrayScanner {
                     column: startColumn)
             }
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if byte == UInt8(ascii: "\"") {
                 inString = true
             } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
@@ -262,12 +272,15 @@ struct JSONArrayScanner {
                     var scalar = try hexQuad()
                     if (0xD800..<0xDC00).contains(scalar), try peek() == UInt8(ascii: "\\") {
                         advance()
-                        guard try peek() == UInt8(ascii: "u") else { throw error("a lone UTF-16 surrogate in a string") }
+                        guard try peek() == UInt8(ascii: "u") else {
+                            throw error("a lone UTF-16 surrogate in a string")
+                        }
                         advance()
                         let low = try hexQuad()
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00 & 0x3FF)
                     }
-                    bytes.append(contentsOf: Array(String(UnicodeScalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                    bytes.append(
+                        contentsOf: Array(String(UnicodeScalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
                 default: bytes.append(escaped)  // \" \\ \/
                 }
             } else {

@@ -25,14 +25,17 @@ public struct RouteResolver {
             do {
                 guard let stream = try container.openSideFile(path) else {
                     workout.routes[index].problem = "route file \(path) is not in the export"
-                    warnings["route file referenced but missing (the exporter writes none for an empty route)", default: 0] += 1
+                    warnings[
+                        "route file referenced but missing (the exporter writes none for an empty route)", default: 0] +=
+                        1
                     continue
                 }
                 let threshold = spillThreshold - workout.residentRoutePoints
                 let result = try GPXReader.readRoute(stream, spillThreshold: threshold)
                 workout.routes[index].points = result.points
                 if result.skippedPoints > 0 {
-                    warnings["route points without a valid latitude/longitude (skipped)", default: 0] += result.skippedPoints
+                    warnings["route points without a valid latitude/longitude (skipped)", default: 0] +=
+                        result.skippedPoints
                 }
             } catch let error as ImportError {
                 let located = error.located(file: container.path, entry: container.sideFileLabel(path))

@@ -25,7 +25,9 @@ public enum StateOfMindReader {
                 }
                 var removed = 0
                 let object = withoutNUL(parsed, removed: &removed) as? [String: Any] ?? parsed
-                if removed > 0 { localWarnings["NUL characters removed from State of Mind text", default: 0] += removed }
+                if removed > 0 {
+                    localWarnings["NUL characters removed from State of Mind text", default: 0] += removed
+                }
                 try body(entry(object, origin: "\(path): stateOfMind[\(index - 1)]", warnings: &localWarnings))
             }
         } catch var error as ImportError {
@@ -53,7 +55,8 @@ public enum StateOfMindReader {
         } else if let text = object["valence"] as? String {
             entry.valence = NumberParsing.parseDouble(text)
         }
-        entry.classification = (object["valenceClassification"] as? String)
+        entry.classification =
+            (object["valenceClassification"] as? String)
             ?? (object["valenceClassification"] as? NSNumber)?.stringValue
         entry.labels = strings(object["labels"])
         entry.associations = strings(object["associations"])
@@ -74,7 +77,9 @@ public enum StateOfMindReader {
             return text.replacingOccurrences(of: "\u{0}", with: "")
         case let object as [String: Any]:
             var cleaned: [String: Any] = [:]
-            for (key, element) in object { cleaned[withoutNUL(key, removed: &removed) as? String ?? key] = withoutNUL(element, removed: &removed) }
+            for (key, element) in object {
+                cleaned[withoutNUL(key, removed: &removed) as? String ?? key] = withoutNUL(element, removed: &removed)
+            }
             return cleaned
         case let list as [Any]:
             return list.map { withoutNUL($0, removed: &removed) }

@@ -41,9 +41,13 @@ enum DeviceAttributeRewrite {
         guard index > start + opening.count, matches(addressEnd, base, count, at: index) else { return start + 1 }
         let fieldsStart = index + addressEnd.count
         // The closing quote: inside a value a quote is always escaped, so the first one ends it.
-        guard let found = memchr(base + fieldsStart, Int32(UInt8(ascii: "\"")), count - fieldsStart) else { return start + 1 }
+        guard let found = memchr(base + fieldsStart, Int32(UInt8(ascii: "\"")), count - fieldsStart) else {
+            return start + 1
+        }
         let quote = found.assumingMemoryBound(to: UInt8.self) - base
-        guard quote - fieldsStart >= closing.count - 1, matches(closing, base, count, at: quote - 4) else { return start + 1 }
+        guard quote - fieldsStart >= closing.count - 1, matches(closing, base, count, at: quote - 4) else {
+            return start + 1
+        }
         let fieldsEnd = quote - 4
         let fieldsLength = fieldsEnd - fieldsStart
         guard fieldsLength > 0 else { return start + 1 }
@@ -54,7 +58,9 @@ enum DeviceAttributeRewrite {
         return quote
     }
 
-    private static func matches(_ pattern: [UInt8], _ base: UnsafeMutablePointer<UInt8>, _ count: Int, at index: Int) -> Bool {
+    private static func matches(_ pattern: [UInt8], _ base: UnsafeMutablePointer<UInt8>, _ count: Int, at index: Int)
+        -> Bool
+    {
         guard index >= 0, index + pattern.count <= count else { return false }
         for offset in 0..<pattern.count where base[index + offset] != pattern[offset] { return false }
         return true

@@ -71,7 +71,6 @@ final class ExportDecoder: SAXHandler {
     func versionString(_ bytes: XMLBytes) -> String { versionStrings.string(bytes) }
     func unitString(_ bytes: XMLBytes) -> String { unitStrings.string(bytes) }
 
-
     /// Applies `change` to the open workout; false when there is none.
     func appendToWorkout(_ change: (inout Workout) -> Void) -> Bool {
         guard workout != nil else { return false }
@@ -109,7 +108,8 @@ final class ExportDecoder: SAXHandler {
         if stack.count > Self.maximumDepth {
             parser?.stop(
                 with: ImportError(
-                    .input, "elements nested more than \(Self.maximumDepth) levels deep: this is not an Apple Health export",
+                    .input,
+                    "elements nested more than \(Self.maximumDepth) levels deep: this is not an Apple Health export",
                     hint: "real exports nest at most a few levels"))
             return
         }
@@ -149,7 +149,8 @@ final class ExportDecoder: SAXHandler {
             vision?.eyes.append((element.rawValue, allAttributes(attributes)))
         case .attachment:
             guard
-                admits(vision?.attachments.count, element, in: .visionPrescription, limit: Self.maximumChildrenPerElement)
+                admits(
+                    vision?.attachments.count, element, in: .visionPrescription, limit: Self.maximumChildrenPerElement)
             else { return }
             vision?.attachments.append(allAttributes(attributes).first { $0.name == "identifier" }?.value ?? "")
         case .stateOfMind: startStateOfMind(attributes)

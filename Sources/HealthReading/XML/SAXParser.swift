@@ -150,8 +150,10 @@ public final class SAXParser {
             .trimmingTrailingWhitespace()
         var hint: String?
         let errorCode = error?.pointee.code ?? code
-        let encodingErrors = [XML_ERR_INVALID_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_I18N_CONV_FAILED]
-            .map { Int32($0.rawValue) }
+        let encodingErrors = [
+            XML_ERR_INVALID_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_I18N_CONV_FAILED,
+        ]
+        .map { Int32($0.rawValue) }
         if encodingErrors.contains(errorCode) || encodingErrors.contains(code) {
             lastErrorWasEncoding = true
             message = "the document is not in UTF-8 as Health exports are (\(message))"

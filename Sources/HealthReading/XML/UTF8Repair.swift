@@ -52,7 +52,9 @@ struct UTF8Repair {
         let raw = UnsafeRawPointer(base)
         while index < count {
             // Fast path: eight ASCII bytes at a time.
-            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if index + 8 <= count,
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
                 continue
             }

@@ -173,8 +173,9 @@ struct XMLInputFilter {
                 while scan < bytes.count {
                     if bytes[scan] == UInt8(ascii: "]") {
                         var after = scan + 1
-                        while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x0A
-                            || bytes[after] == 0x0D || bytes[after] == 0x09
+                        while after < bytes.count,
+                            bytes[after] == 0x20 || bytes[after] == 0x0A
+                                || bytes[after] == 0x0D || bytes[after] == 0x09
                         {
                             after += 1
                         }

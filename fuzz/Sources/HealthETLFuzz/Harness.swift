@@ -22,7 +22,8 @@ nonisolated(unsafe) private var scratchDirectory = ""
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 ) -> CInt {
     let name = ProcessInfo.processInfo.environment["HEALTHETL_FUZZ_TARGET"] ?? ""
     guard let chosen = FuzzTarget(rawValue: name) else {
@@ -171,7 +172,9 @@ private func fuzzExportXML(_ bytes: UnsafeBufferPointer<UInt8>) {
     let pieces = readExport(path, chunkSize: 7)
     if whole.error == nil, pieces.error == nil {
         precondition(whole.items == pieces.items, "chunk size changed the items:\n\(whole.items)\n\(pieces.items)")
-        precondition(whole.warnings == pieces.warnings, "chunk size changed the warnings:\n\(whole.warnings)\n\(pieces.warnings)")
+        precondition(
+            whole.warnings == pieces.warnings, "chunk size changed the warnings:\n\(whole.warnings)\n\(pieces.warnings)"
+        )
     }
     precondition(
         (whole.error == nil) == (pieces.error == nil),
@@ -211,7 +214,8 @@ private func fuzzTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) {
     let written = Array(bytes.prefix(19))
     // A leap second (`:60`) rolls over into the next minute; everything else must format back as written.
     if written[17] != UInt8(ascii: "6") {
-        let expected = String(decoding: written[0..<10], as: UTF8.self) + "T"
+        let expected =
+            String(decoding: written[0..<10], as: UTF8.self) + "T"
             + String(decoding: written[11..<19], as: UTF8.self) + "Z"
         precondition(local == expected, "\(text.debugDescription) parsed to \(local)")
     }
@@ -259,13 +263,16 @@ private func fuzzUnit(_ bytes: UnsafeBufferPointer<UInt8>) {
     let a = HealthUnit.parse(first)
     let b = HealthUnit.parse(second)
     if let a {
-        precondition(a.scale.isFinite && a.scale != 0 && a.offset.isFinite, "unit \(first.debugDescription) has scale \(a.scale), offset \(a.offset)")
+        precondition(
+            a.scale.isFinite && a.scale != 0 && a.offset.isFinite,
+            "unit \(first.debugDescription) has scale \(a.scale), offset \(a.offset)")
         precondition(a.isConvertible(to: a), "unit \(first.debugDescription) does not convert to itself")
     }
     if let a, let b, let converter = a.converter(to: b) {
         _ = converter.convert(1)
         _ = converter.isIdentity
-        precondition(b.converter(to: a) != nil, "\(first.debugDescription)→\(second.debugDescription) converts one way only")
+        precondition(
+            b.converter(to: a) != nil, "\(first.debugDescription)→\(second.debugDescription) converts one way only")
     }
     _ = UnitConversionCache().converter(from: first, to: second)
 }

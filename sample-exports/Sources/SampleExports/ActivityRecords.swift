@@ -228,7 +228,8 @@ struct ActivityRecords {
             let plan = context.plan(day)
             var random = context.random("cycling-distance", day: day)
             for workout in plan.workouts where workout.kind == .cycling || workout.kind == .swimBikeRun {
-                let (from, to) = workout.kind == .cycling
+                let (from, to) =
+                    workout.kind == .cycling
                     ? (workout.start, workout.end) : WorkoutGeometry.bikeLeg(workout)
                 var cursor = from
                 while cursor < to {

@@ -100,7 +100,9 @@ struct BodyRecords {
     /// MyFitnessPal writes both `Meal` and `meal` (near-duplicate keys seen in real files); the lower-case one can
     /// be left out, for importers that make a column per key and fail on the pair (healthkit-to-sqlite).
     func mealMetadata(_ meal: Meal) -> Metadata {
-        guard context.options.includeCaseVariantKeys else { return [("Meal", meal.name), ("HKFoodType", meal.foodType)] }
+        guard context.options.includeCaseVariantKeys else {
+            return [("Meal", meal.name), ("HKFoodType", meal.foodType)]
+        }
         return [("Meal", meal.name), ("meal", meal.name.lowercased()), ("HKFoodType", meal.foodType)]
     }
 

@@ -98,7 +98,8 @@ struct DayPlan: Sendable {
                 let pauseAt = begin + Int64(minutes) * 30 + Int64(random.int(-300...300))
                 pauses.append((pauseAt, pauseAt + Int64(random.int(40...240))))
             }
-            let finish = begin + Int64(minutes) * 60 + Int64(random.int(0...59))
+            let finish =
+                begin + Int64(minutes) * 60 + Int64(random.int(0...59))
                 + pauses.reduce(0) { $0 + ($1.1 - $1.0) }
             workouts.append(
                 WorkoutPlan(

@@ -116,7 +116,8 @@ final class ExportContext {
     ) throws {
         if depth == 1, let recordObserver {
             recordObserver(
-                CapturedRecord(type: type, source: source, unit: unit, start: start, end: end, value: value, metadata: metadata))
+                CapturedRecord(
+                    type: type, source: source, unit: unit, start: start, end: end, value: value, metadata: metadata))
         }
         if depth == 1, let recordCut, end > recordCut { return }
         for _ in 0..<copies {

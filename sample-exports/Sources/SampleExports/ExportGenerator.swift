@@ -164,7 +164,8 @@ public final class ExportGenerator {
     /// CDA, then GPX routes, ECG CSVs and FHIR JSON, each streamed into its own file or entry.
     private func writeSideFiles(_ context: ExportContext, container: ExportContainer) throws {
         let side = SideFiles(context: context)
-        let cdaName = options.xmlFileName.hasSuffix(".xml")
+        let cdaName =
+            options.xmlFileName.hasSuffix(".xml")
             ? String(options.xmlFileName.dropLast(4)) + "_cda.xml" : options.xmlFileName + "_cda.xml"
         try streamFile(cdaName, container: container, clock: context.clock) { try side.writeCDA(to: $0) }
         for route in context.routeFiles {

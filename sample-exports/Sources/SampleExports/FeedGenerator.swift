@@ -90,12 +90,18 @@ public struct FeedGenerator {
         let wanted = Set(Self.cumulative.map(\.0) + [Self.heartRate])
         let sources = context.sources
         context.recordObserver = { record in
-            guard wanted.contains(record.type), record.end > from, case .quantity(let value) = record.value else { return }
+            guard wanted.contains(record.type), record.end > from, case .quantity(let value) = record.value else {
+                return
+            }
             let manual = record.metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
             let rank =
-                manual ? 3 : record.source.name == sources.watch.name ? 0 : record.source.name == sources.iPhone.name ? 1 : 2
-            truth.add(record.type, FeedTruth.Reading(start: record.start, end: record.end, value: value, unit: record.unit ?? "",
-                rank: rank, source: record.source.name))
+                manual
+                ? 3 : record.source.name == sources.watch.name ? 0 : record.source.name == sources.iPhone.name ? 1 : 2
+            truth.add(
+                record.type,
+                FeedTruth.Reading(
+                    start: record.start, end: record.end, value: value, unit: record.unit ?? "",
+                    rank: rank, source: record.source.name))
         }
         try ExportGenerator(options: options).writeXML(context)
         return truth
@@ -116,10 +122,13 @@ public struct FeedGenerator {
             if !first { text += ",\n" }
             first = false
             let units = truth.unit(type)
-            text += "      {\n        \"name\" : \"\(name)\",\n        \"units\" : \"\(units == "Cal" ? "kcal" : units)\",\n"
+            text +=
+                "      {\n        \"name\" : \"\(name)\",\n        \"units\" : \"\(units == "Cal" ? "kcal" : units)\",\n"
             text += "        \"data\" : [\n"
             for (index, bucket) in buckets.enumerated() {
-                text += (index == 0 ? "" : ",\n") + "          {\n            \"date\" : \"\(truth.dateText(bucket.minute))\",\n"
+                text +=
+                    (index == 0 ? "" : ",\n")
+                    + "          {\n            \"date\" : \"\(truth.dateText(bucket.minute))\",\n"
                     + "            \"qty\" : \(bucket.value),\n            \"source\" : \"\(bucket.sources)\"\n          }"
                 if text.utf8.count > 1 << 20 { try flush(&text, handle) }
             }
@@ -129,9 +138,12 @@ public struct FeedGenerator {
         let beats = truth.heartRateBuckets(from: from, to: to)
         if !beats.isEmpty {
             if !first { text += ",\n" }
-            text += "      {\n        \"name\" : \"heart_rate\",\n        \"units\" : \"count/min\",\n        \"data\" : [\n"
+            text +=
+                "      {\n        \"name\" : \"heart_rate\",\n        \"units\" : \"count/min\",\n        \"data\" : [\n"
             for (index, bucket) in beats.enumerated() {
-                text += (index == 0 ? "" : ",\n") + "          {\n            \"date\" : \"\(truth.dateText(bucket.minute))\",\n"
+                text +=
+                    (index == 0 ? "" : ",\n")
+                    + "          {\n            \"date\" : \"\(truth.dateText(bucket.minute))\",\n"
                     + "            \"Min\" : \(bucket.min),\n            \"Avg\" : \(bucket.avg),\n"
                     + "            \"Max\" : \(bucket.max),\n            \"source\" : \"\(bucket.sources)\"\n          }"
                 if text.utf8.count > 1 << 20 { try flush(&text, handle) }

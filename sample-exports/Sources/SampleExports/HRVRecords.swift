@@ -60,7 +60,8 @@ struct HRVRecords {
                 starts.append(plan.end - 40)
             }
             for start in starts.sorted() {
-                let style = context.options.mixHRVTimeStyles
+                let style =
+                    context.options.mixHRVTimeStyles
                     ? BeatTimeStyle.allCases[recordIndex % BeatTimeStyle.allCases.count] : fixedStyle
                 recordIndex += 1
                 try writeOne(start: start, style: style, withBeats: !random.chance(0.1), random: &random)

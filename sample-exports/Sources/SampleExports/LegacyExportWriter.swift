@@ -31,7 +31,8 @@ struct LegacyExportWriter {
         // HealthKit's enum raw values: male (2), O- (8), skin type not set (0); the birthday as yyyyMMdd.
         try writer.raw(
             " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"19840616\" HKCharacteristicTypeIdentifierBiologicalSex=\"2\""
-                + " HKCharacteristicTypeIdentifierBloodType=\"8\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"0\"/>\n")
+                + " HKCharacteristicTypeIdentifierBloodType=\"8\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"0\"/>\n"
+        )
     }
 
     /// Height once and body mass each morning, entered by hand; every third day also from the scale's app.
@@ -70,7 +71,8 @@ struct LegacyExportWriter {
                 var random = context.random("legacy-aggregates", day: day)
                 let steps = random.int(1_500...16_000)
                 let values: [String: Double] = [
-                    "count": type.hasSuffix("StepCount") ? Double(steps) : Double(day % 4 == 1 ? 0 : random.int(1...14)),
+                    "count": type.hasSuffix("StepCount")
+                        ? Double(steps) : Double(day % 4 == 1 ? 0 : random.int(1...14)),
                     "m": (Double(steps) * 0.74 * 100).rounded() / 100,
                     // The phone's default on days it had nothing better: the same value day after day.
                     "kcal": day % 3 == 0 ? 1_662 : Double(random.int(1_700...2_900)),
@@ -123,7 +125,9 @@ struct LegacyExportWriter {
         for day in 1..<max(1, context.days) {
             let plan = context.plan(day)
             var random = context.random("legacy-sleep", day: day)
-            let inBed = (start: plan.sleepStart - Int64(random.int(5...25)) * 60, end: plan.wake + Int64(random.int(2...10)) * 60)
+            let inBed = (
+                start: plan.sleepStart - Int64(random.int(5...25)) * 60, end: plan.wake + Int64(random.int(2...10)) * 60
+            )
             for (value, start, end) in [(0, inBed.start, inBed.end), (1, plan.sleepStart, plan.wake)] {
                 try record(
                     "HKCategoryTypeIdentifierSleepAnalysis", source: Self.sleepApp, unit: "", created: inBed.end + 7,

@@ -63,7 +63,8 @@ struct SideFiles {
                 let x = (phase - center) / width
                 return height * exp(-x * x)
             }
-            let value = bump(0.1, 0.025, 90) + bump(0.2, 0.008, -110) + bump(0.22, 0.01, 950)
+            let value =
+                bump(0.1, 0.025, 90) + bump(0.2, 0.008, -110) + bump(0.22, 0.01, 950)
                 + bump(0.24, 0.01, -230) + bump(0.45, 0.045, 260) + 40 * sin(2 * .pi * 0.3 * t)
                 + random.double(-12, 12)
             try out.raw(NumberText.trimmed(value, decimals: 3, separator: separator))
@@ -76,7 +77,8 @@ struct SideFiles {
     /// element"), as the real `_completeAndCloseStreamingXML` leaves it.
     func writeCDA(to out: XMLWriter) throws {
         let stamp = cdaTime(context.exportTime)
-        try out.raw("""
+        try out.raw(
+            """
             <?xml version="1.0"?>
             <?xml-stylesheet type="text/xsl" href="CDA.xsl"?>
             <ClinicalDocument xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
@@ -125,7 +127,8 @@ struct SideFiles {
             ("29463-7", "Body weight", "HKQuantityTypeIdentifierBodyMass", "78.4", "kg"),
             ("8867-4", "Heart rate", "HKQuantityTypeIdentifierHeartRate", "64", "count/min"),
         ] {
-            try out.raw("""
+            try out.raw(
+                """
                   <entry typeCode="DRIV">
                    <organizer classCode="CLUSTER" moodCode="EVN">
                     <templateId root="2.16.840.1.113883.10.20.22.4.26"/>

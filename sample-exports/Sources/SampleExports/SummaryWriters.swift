@@ -166,8 +166,10 @@ struct SummaryWriters {
             try writer.attr("type", item.hkType)
             try writer.attr("identifier", item.identifier)
             try writer.attr("sourceName", item.institution)
-            try writer.attr("sourceURL", item.index % 2 == 0
-                ? "https://epic.charite.example/FHIR/api/FHIR/R4" : "https://fhir.stmarys.example/R4?tenant=a&b=1")
+            try writer.attr(
+                "sourceURL",
+                item.index % 2 == 0
+                    ? "https://epic.charite.example/FHIR/api/FHIR/R4" : "https://fhir.stmarys.example/R4?tenant=a&b=1")
             try writer.attr("fhirVersion", "4.0.1")
             try writer.attrDate("receivedDate", item.received)
             try writer.attr("resourceFilePath", "/" + item.relativePath)

@@ -191,7 +191,8 @@ struct WorkoutWriter {
         if workout.kind == .swimBikeRun {
             let kinds: [WorkoutKind] = [.swimming, .cycling, .running]
             for (index, leg) in WorkoutGeometry.legs(workout).enumerated() {
-                let metadata: Metadata = index == 0
+                let metadata: Metadata =
+                    index == 0
                     ? [("HKSwimmingLocationType", "2"), ("HKIndoorWorkout", "0")]
                     : [("HKIndoorWorkout", "0"), ("HKElevationAscended", "\(random.int(100...900)) cm")]
                 parts.append((leg.0, leg.1, kinds[index], metadata))
@@ -200,10 +201,11 @@ struct WorkoutWriter {
             let span = (workout.end - workout.start) / 3
             for step in 0..<3 {
                 let from = workout.start + span * Int64(step)
-                parts.append((
-                    from, step == 2 ? workout.end : from + span, .running,
-                    [("WOIntervalStepKeyPath", "0.\(step).0"), ("WOIntervalStepSuccessful", "1")]
-                ))
+                parts.append(
+                    (
+                        from, step == 2 ? workout.end : from + span, .running,
+                        [("WOIntervalStepKeyPath", "0.\(step).0"), ("WOIntervalStepSuccessful", "1")]
+                    ))
             }
         }
         for (from, to, kind, metadata) in parts {
@@ -230,14 +232,19 @@ struct WorkoutWriter {
     ) throws {
         let profile = context.profile
         var sums: [(String, Double, String)] = [
-            ("HKQuantityTypeIdentifierActiveEnergyBurned", profile.activeEnergy(fromKcal: numbers.kcal),
-             profile.activeEnergyUnit),
+            (
+                "HKQuantityTypeIdentifierActiveEnergyBurned", profile.activeEnergy(fromKcal: numbers.kcal),
+                profile.activeEnergyUnit
+            ),
             ("HKQuantityTypeIdentifierBasalEnergyBurned", numbers.basalKcal, "kcal"),
         ]
         switch kind {
         case .running, .walking:
-            sums.append(("HKQuantityTypeIdentifierDistanceWalkingRunning",
-                         profile.walkingDistance(fromMeters: numbers.meters), profile.walkingDistanceUnit))
+            sums.append(
+                (
+                    "HKQuantityTypeIdentifierDistanceWalkingRunning",
+                    profile.walkingDistance(fromMeters: numbers.meters), profile.walkingDistanceUnit
+                ))
             sums.append(("HKQuantityTypeIdentifierStepCount", numbers.steps, "count"))
         case .cycling:
             sums.append(("HKQuantityTypeIdentifierDistanceCycling", numbers.meters / 1_000, "km"))

@@ -126,7 +126,8 @@ if let feedOf {
     feed.dailyFiles = feedDaily
     do {
         let (files, points) = try feed.write(to: outPath)
-        let line = "generate-export: wrote the feed after day \(feedOf) into \(outPath): \(files.count) files, "
+        let line =
+            "generate-export: wrote the feed after day \(feedOf) into \(outPath): \(files.count) files, "
             + points.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + String(format: " points in %.1f s", Date().timeIntervalSince(started)) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
@@ -153,7 +154,8 @@ do {
     }
     let seconds = Date().timeIntervalSince(started)
     func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
-    let line = "generate-export: wrote \(outPath) (\(format), \(megabytes(tally.outputBytes))): "
+    let line =
+        "generate-export: wrote \(outPath) (\(format), \(megabytes(tally.outputBytes))): "
         + "\(tally.xmlFileName) \(megabytes(tally.xmlBytes)), profile \(tally.profile), seed \(tally.seed), "
         + "\(tally.days) days \(tally.firstDay)…\(tally.lastDay), \(tally.records) records, "
         + "\(tally.workouts) workouts, \(tally.routeFiles) GPX, \(tally.ecgRecordings) ECG in "
