@@ -80,6 +80,8 @@ struct ProductionTests {
                 items += batch.items.map(describe)
                 batches += 1
                 if batches == 1 { afterFirstBatch(queue) }
+                // As the writer does: the batch being written counts against the capacity until given back.
+                queue.giveBack(batch)
             }
         } catch {
             failure = error
