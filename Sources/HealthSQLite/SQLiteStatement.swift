@@ -228,13 +228,19 @@ public final class SQLiteStatement {
 
     /// The first column of every row of the bound query, as integers.
     package func integers() throws -> [Int64] {
+        try integers(where: { _ in true })
+    }
+
+    /// The first column of the rows whose value `include` accepts; the others are not held.
+    package func integers(where include: (Int64) -> Bool) throws -> [Int64] {
         defer { sqlite3_reset(handle) }
         var result: [Int64] = []
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return result }
             guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
-            result.append(sqlite3_column_int64(handle, 0))
+            let value = sqlite3_column_int64(handle, 0)
+            if include(value) { result.append(value) }
         }
     }
 

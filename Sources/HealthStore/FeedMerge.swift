@@ -40,8 +40,10 @@ struct FeedMerge {
     /// The last type's newest starts, kept out of the dictionaries while its points stream in (a feed comes
     /// metric by metric): the common point costs no hash lookup.
     private var cached: (type: String, newest: Int64, fileNewest: Int64)?
-    /// Per type: rows of earlier files or runs that the current file repeated exactly.
-    var kept: [String: [Int64]] = [:]
+    /// Per tracked table: rows of earlier files or runs that the current file repeated exactly. A bit per row
+    /// id, not a list: a year of per-minute feed sent again repeats a million rows (a list of them and the set
+    /// made of it at the file's end took 30 MB).
+    var kept = [SeenRows](repeating: SeenRows(), count: TrackedTable.allCases.count)
     /// What the rule did, for the summary.
     var beforeExport = 0
     var duplicatesInFile = 0
@@ -86,7 +88,7 @@ struct FeedMerge {
     mutating func resetFile() {
         flushCache()
         fileNewest = [:]
-        kept = [:]
+        kept = [SeenRows](repeating: SeenRows(), count: TrackedTable.allCases.count)
     }
 
     /// The newest feed start of `type` in the database (Int64.min for none), read once per run.
@@ -137,15 +139,19 @@ struct FeedMerge {
     }
 
     /// The feed rows of `type` whose start lies in [from, through].
-    mutating func rows(_ table: TrackedTable, type: String, from: Int64, through: Int64) throws -> [Int64] {
+    mutating func rows(
+        _ table: TrackedTable, type: String, from: Int64, through: Int64, where include: (Int64) -> Bool
+    ) throws -> [Int64] {
         let typed = table == .workouts ? "?3 IS NOT NULL" : "type = ?3"
         let query = try statement(
             "SELECT id FROM \"\(table.name)\" WHERE start_date >= ?1 AND start_date <= ?2 AND \(typed) "
-                + "AND origin = 1 ORDER BY id")
+                + "AND origin = 1")
         query.bind(1, TimestampFormatting.utcString(from))
         query.bind(2, TimestampFormatting.utcString(through))
         query.bind(3, type)
-        return try query.integers()
+        // In id order, sorted here among the few kept rather than by SQLite among all (its sorter took 16 MB
+        // when a year of per-minute feed was sent again).
+        return try query.integers(where: include).sorted()
     }
 
     /// A feed workout with this identity.
@@ -230,7 +236,7 @@ extension SQLiteSink {
             keepFeedRow(
                 .workouts, id: id, type: workout.activityType, start: workout.startDate, end: workout.endDate,
                 identity: identity)
-            feedMerge.kept[type, default: []].append(id)
+            _ = feedMerge.kept[TrackedTable.workouts.rawValue].insert(id)
             return false
         }
         feedMerge.inserted += 1
@@ -246,7 +252,7 @@ extension SQLiteSink {
             ledger.countUnchanged(table, type: type, identity: identity, start: start, end: end, creation: nil)
             feedMerge.unchanged += 1
         }
-        if table != .workouts { feedMerge.kept[type, default: []].append(id) }
+        if table != .workouts { _ = feedMerge.kept[table.rawValue].insert(id) }
     }
 
     /// Takes a feed row out: an earlier run's is archived in `deleted_samples` with `reason` and counted as
@@ -275,9 +281,12 @@ extension SQLiteSink {
                 guard let table = feedMerge.tables[type] else { continue }
                 let from = max(span.start, feedMerge.cutoff ?? Int64.min)
                 guard from <= span.end else { continue }
-                let kept = Set(feedMerge.kept[type] ?? [])
-                for id in try feedMerge.rows(table, type: type, from: from, through: span.end)
-                where id <= feedMerge.fileFirstID[table.rawValue] && !kept.contains(id) {
+                // Only the rows to replace are collected: a file sent again repeats all of them.
+                let (fileFirstID, kept) = (feedMerge.fileFirstID[table.rawValue], feedMerge.kept[table.rawValue])
+                let replaced = try feedMerge.rows(table, type: type, from: from, through: span.end) { id in
+                    id <= fileFirstID && !kept.contains(id)
+                }
+                for id in replaced {
                     try removeFeedRow(table, id: id, reason: .feedResent)
                     feedMerge.resent += 1
                 }

@@ -147,13 +147,27 @@ struct RowRemover {
         -> [(type: String, count: Int, earliest: Int64?)]
     {
         let stored = table.storageName
-        let counts = try connection.query(
-            "SELECT type, count(*), min(unixepoch(start_date)) FROM \"\(table.name)\" WHERE origin = 1 "
-                + "AND start_date < ?1 GROUP BY type ORDER BY type", [.text(date)]
-        ).map { (type: $0[0].text ?? "", count: Int($0[1].integer ?? 0), earliest: $0[2].integer) }
-        guard !counts.isEmpty else { return [] }
+        // Tallied in one pass over the feed index rather than by GROUP BY type, which sorted every row (16 MB
+        // for a year of per-minute feed). A feed has few types, so the tally stays small.
+        var tally: [Int64: (count: Int, earliest: Int64?)] = [:]
+        let scan = try connection.prepare(
+            "SELECT type_id, unixepoch(start_date) FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1")
+        scan.bind(1, .text(date))
+        try scan.forEachRow { row in
+            var entry = tally[row.integer(0), default: (0, nil)]
+            entry.count += 1
+            if !row.isNull(1) { entry.earliest = min(entry.earliest ?? Int64.max, row.integer(1)) }
+            tally[row.integer(0)] = entry
+        }
+        guard !tally.isEmpty else { return [] }
+        let names = try connection.query("SELECT id, type FROM type_names").reduce(into: [Int64: String]()) {
+            $0[$1[0].integer ?? 0] = $1[1].text ?? ""
+        }
+        let counts = tally.map { (type: names[$0.key] ?? "", count: $0.value.count, earliest: $0.value.earliest) }
+            .sorted { $0.type < $1.type }
         try connection.prepare(
-            Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3 ORDER BY id", returning: false)
+            // In the feed index's order (start, type), not by id: sorting a year of feed rows took 16 MB.
+            Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3", returning: false)
         )
         .run([.integer(runID), .text(reason.rawValue), .text(date)])
         try connection.prepare(

@@ -4,6 +4,8 @@ package struct SeenRows {
     private var words: [UInt64] = []
     package private(set) var count = 0
 
+    package init() {}
+
     /// Marks `id`; false when it was marked already.
     @inline(__always) package mutating func insert(_ id: Int64) -> Bool {
         let (word, bit) = (Int(id >> 6), UInt64(1) << UInt64(id & 63))
