@@ -68,7 +68,12 @@ struct PostgresCrashTests {
             let finished = try Self.run(executable, arguments(later, person), killAfter: delay)
             let state = try PostgresImportTests.personContent(database, person, in: directory)
             let label = state == before ? "before" : state == after ? "after" : "neither"
-            #expect(label != "neither", "killed after \(delay) s")
+            #expect(
+                label != "neither",
+                """
+                killed after \(delay) s; tables unlike before: \(state.keys.filter { state[$0] != before[$0] }.sorted()), \
+                unlike after: \(state.keys.filter { state[$0] != after[$0] }.sorted())
+                """)
             outcomes[label + (finished ? " (finished)" : " (killed)"), default: 0] += 1
             // The next run is not blocked by the dead one's lock, and completes.
             #expect(try Self.run(executable, arguments(later, person), killAfter: 120))

@@ -37,9 +37,13 @@ struct TestDatabase {
     }
 
     /// One person's data checked out into a SQLite file, for comparing with a database imported directly.
+    /// In one snapshot, as `healthetl status` reads: under READ COMMITTED each table's COPY sees the server as it
+    /// is at that moment, so a check-out while a killed importer's COMMIT is landing can read some tables before
+    /// it and some after. (The likely cause of the one state that was neither before nor after PostgresCrashTests
+    /// saw in CI, killed at 97 % of the run; 80 kills near the end did not reproduce it either way.)
     func checkout(person: String, into path: String) throws {
         let connection = try connect()
-        try connection.execute("BEGIN")
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         _ = try PostgresCheckout.checkout(connection, person: person, into: path)
         try connection.execute("COMMIT")
     }
