@@ -34,7 +34,9 @@ final class ItemQueue: @unchecked Sendable {
     private var queuedWeight = 0
     /// Weight of the batch the writer is on (taken, not yet given back). It counts against the capacity too:
     /// otherwise one huge item (a flood of beats, a long route's points in memory) was held three times at
-    /// once, being built, queued and written.
+    /// once, being built, queued and written. There is one consumer, so taking a batch ends the last one,
+    /// given back or not: a consumer that forgets `giveBack` costs memory accounting, never a deadlock (a test
+    /// that did hung CI for its 90 minutes).
     private var writingWeight = 0
     private let capacityWeight: Int
     private var closed = false
@@ -96,7 +98,9 @@ final class ItemQueue: @unchecked Sendable {
         if !batches.isEmpty {
             let batch = batches.removeFirst()
             queuedWeight -= batch.weight
-            writingWeight += batch.weight
+            writingWeight = batch.weight
+            // The last batch, if not given back, has just left the count: a waiting producer may fit now.
+            condition.broadcast()
             return batch
         }
         if let producerError { throw producerError }
@@ -110,7 +114,7 @@ final class ItemQueue: @unchecked Sendable {
     /// be held twice more while the producer builds the next one.
     func giveBack(_ batch: consuming ItemBatch) {
         condition.lock()
-        writingWeight -= batch.weight
+        writingWeight = max(0, writingWeight - batch.weight)
         condition.broadcast()
         let returnable = placement.decoderReleasesBatches && batch.weight <= Self.heaviestReturned
         if returnable && spent.count < 2 && !closed && !cancelled {

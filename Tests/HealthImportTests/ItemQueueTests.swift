@@ -91,6 +91,24 @@ struct ItemQueueTests {
         #expect(aheadAtEachPop.count == 40 && log.count("pushed") == 40)
     }
 
+    /// A consumer that never gives its batches back still gets them all: taking the next batch ends the last
+    /// one (with capacity 10 and batches of 4, counting every batch ever taken would stop the producer at the
+    /// third push for good, as a test's consumer once did to CI).
+    @Test func aConsumerThatNeverGivesBackStillReceivesEverything() throws {
+        let queue = ItemQueue(capacityWeight: 10)
+        let producer = Self.thread {
+            for index in 1...40 {
+                var reusable: ItemBatch?
+                _ = queue.push(Self.batch(index, weight: 4), reusable: &reusable)
+            }
+            queue.close()
+        }
+        var received: [Double] = []
+        while let batch = try queue.pop() { received += Self.values(batch) }
+        producer.wait()
+        #expect(received == (1...40).map(Double.init))
+    }
+
     /// One batch always fits, however heavy, when nothing else waits (a route of three hours at 1 Hz).
     @Test func aBatchHeavierThanTheCapacityPassesAlone() throws {
         let queue = ItemQueue(capacityWeight: 10)
