@@ -149,15 +149,12 @@ struct RowRemover {
         let stored = table.storageName
         // Tallied in one pass over the feed index rather than by GROUP BY type, which sorted every row (16 MB
         // for a year of per-minute feed). A feed has few types, so the tally stays small.
-        var tally: [Int64: (count: Int, earliest: Int64?)] = [:]
+        var tally: [Int64: FeedRowTally] = [:]
         let scan = try connection.prepare(
             "SELECT type_id, unixepoch(start_date) FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1")
         scan.bind(1, .text(date))
         try scan.forEachRow { row in
-            var entry = tally[row.integer(0), default: (0, nil)]
-            entry.count += 1
-            if !row.isNull(1) { entry.earliest = min(entry.earliest ?? Int64.max, row.integer(1)) }
-            tally[row.integer(0)] = entry
+            tally[row.integer(0), default: FeedRowTally()].add(start: row.isNull(1) ? nil : row.integer(1))
         }
         guard !tally.isEmpty else { return [] }
         let names = try connection.query("SELECT id, type FROM type_names").reduce(into: [Int64: String]()) {
@@ -176,6 +173,18 @@ struct RowRemover {
         ).run([.text(date)])
         try connection.prepare("DELETE FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1").run([.text(date)])
         return counts
+    }
+
+    /// How many feed rows of one type, and the earliest start among them (NULL starts do not count, as in SQL's
+    /// `min`).
+    private struct FeedRowTally {
+        var count = 0
+        var earliest: Int64?
+
+        mutating func add(start: Int64?) {
+            count += 1
+            if let start { earliest = min(earliest ?? start, start) }
+        }
     }
 
     /// The row as the public table shows it (a compact table's view: the archive is the same whatever the

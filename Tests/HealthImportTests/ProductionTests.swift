@@ -80,7 +80,8 @@ struct ProductionTests {
                 items += batch.items.map(describe)
                 batches += 1
                 if batches == 1 { afterFirstBatch(queue) }
-                // As the writer does: the batch being written counts against the capacity until given back.
+                // As the writer does: given back, the batch leaves the queue's count at once (else at the next
+                // pop) and may travel back to the producer for reuse.
                 queue.giveBack(batch)
             }
         } catch {
