@@ -6,10 +6,11 @@ import PackageDescription
 //
 //   HealthModel      values and vocabulary; no C
 //   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
-//   HealthStore      on model, rollups, SQLite wrapper
+//   HealthSchema     on model, SQLite wrapper: the schema described once, migrations, opening a database to read it
+//   HealthStore      the writer: on model, rollups, SQLite wrapper, schema
 //   HealthImport     on reading, stages, store
-//   HealthCSV, HTMLReport, HealthPostgres (libpq), HealthDatasette: the sinks, peers, each on the store only
-//   HealthMCP        the MCP server (healthetl mcp): a reading peer of the sinks, on model, SQLite wrapper, store
+//   HealthCSV, HTMLReport, HealthDatasette, HealthMCP: the reading peers, each on the schema only (never the writer)
+//   HealthPostgres   the PostgreSQL back end (libpq): on the store, whose import it runs on a working copy
 //   HealthPipelines  composes the import and the sinks;  HealthETL (the CLI) on pipelines;  healthetl on the CLI
 //
 // Internal API shared between targets is `package`, not `public`.
@@ -28,7 +29,8 @@ let package = Package(
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
                 "HealthMCP",
-                "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
+                "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
+                "HealthReading",
                 "HealthModel",
             ]),
         .executable(name: "healthetl", targets: ["healthetl"]),
@@ -42,7 +44,7 @@ let package = Package(
         // libpq, for the PostgreSQL sink (many people's exports in one server database).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage/ExportSink, ImportSummary.
+        // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
         // The export read as a stream of items: zip, XML (libxml2), side files, State of Mind JSON.
         .target(name: "HealthReading", dependencies: ["HealthModel", "CLibXML2", "CZlib"], swiftSettings: release),
@@ -52,34 +54,38 @@ let package = Package(
         .target(name: "HealthRollups", dependencies: ["HealthModel"], swiftSettings: release),
         // The only Swift files that call sqlite3: connection, statements, functions, row reader.
         .target(name: "HealthSQLite", dependencies: ["HealthModel", "CSQLite"], swiftSettings: release),
-        // The schema and the SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
+        // The schema, described once (tables, views, docs), its migrations, and what every reader of a database
+        // shares: opening it to read (StoredDatabase), its lock's holder, AtomicFile.
+        .target(name: "HealthSchema", dependencies: ["HealthModel", "HealthSQLite"], swiftSettings: release),
+        // The SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
         .target(
-            name: "HealthStore", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite"],
+            name: "HealthStore", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // One import: reader → stages (on a second thread) → sink.
         .target(
-            name: "HealthImport", dependencies: ["HealthModel", "HealthReading", "HealthStages", "HealthStore"],
+            name: "HealthImport",
+            dependencies: ["HealthModel", "HealthReading", "HealthStages", "HealthSchema", "HealthStore"],
             swiftSettings: release),
         // CSV folders from a database (or from an export through a scratch database).
         .target(
-            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // healthetl report: one HTML page from a database.
         .target(
-            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // The PostgreSQL back end: a working copy checked out, imported into, published back (libpq).
         .target(
             name: "HealthPostgres",
-            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "CPostgres"],
+            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthStore", "CPostgres"],
             swiftSettings: release),
         // Datasette's metadata and canned queries from the schema.
         .target(
-            name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
-            name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
@@ -92,10 +98,10 @@ let package = Package(
         .target(
             name: "HealthETL",
             dependencies: [
-                "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
-                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
+                "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
+                "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
             ], swiftSettings: release),
-        // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
+        // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
 
         // The deterministic generator of realistic exports (and the zip writer it needs).
@@ -111,7 +117,9 @@ let package = Package(
         // and the generated exports that suites share (docs/architecture.md, "Tests").
         .target(
             name: "HealthTestSupport",
-            dependencies: ["HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "SampleExports"],
+            dependencies: [
+                "HealthModel", "HealthReading", "HealthSQLite", "HealthSchema", "HealthStore", "SampleExports",
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
         .testTarget(
@@ -127,8 +135,8 @@ let package = Package(
         .testTarget(
             name: "HealthStoreTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthRollups", "HealthSQLite", "HealthStore", "HealthStages",
-                "HealthImport", "HealthCSV", "HealthPipelines", "HealthETL", "SampleExports", "CZlib",
+                "HealthTestSupport", "HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore",
+                "HealthStages", "HealthImport", "HealthCSV", "HealthPipelines", "SampleExports", "CZlib",
             ]),
         .testTarget(
             name: "HealthImportTests",
@@ -139,22 +147,22 @@ let package = Package(
         .testTarget(
             name: "HealthCSVTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV",
-                "SampleExports",
+                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthSchema", "HealthStore", "HealthImport",
+                "HealthCSV", "SampleExports",
             ]),
         .testTarget(
             name: "HTMLReportTests",
-            dependencies: ["HealthTestSupport", "HealthSQLite", "HealthImport", "HTMLReport", "HealthETL"]),
+            dependencies: ["HealthTestSupport", "HealthSQLite", "HealthImport", "HTMLReport"]),
         .testTarget(
             name: "HealthPostgresTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthStages", "HealthSQLite", "HealthStore", "HealthImport",
-                "HealthPostgres", "HealthPipelines", "HealthETL", "SampleExports",
+                "HealthTestSupport", "HealthModel", "HealthStages", "HealthSQLite", "HealthSchema", "HealthStore",
+                "HealthImport", "HealthPostgres", "HealthPipelines", "HealthETL", "SampleExports",
             ]),
         .testTarget(
             name: "HealthDatasetteTests",
             dependencies: [
-                "HealthTestSupport", "HealthSQLite", "HealthStore", "HealthImport", "HealthDatasette", "HealthETL",
+                "HealthTestSupport", "HealthSQLite", "HealthSchema", "HealthStore", "HealthImport", "HealthDatasette",
                 "SampleExports",
             ]),
         .testTarget(
@@ -163,8 +171,8 @@ let package = Package(
         .testTarget(
             name: "HealthETLTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "HealthImport",
-                "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
+                "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthSchema", "HealthStore",
+                "HealthImport", "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
             ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import HealthModel
-import HealthStore
+import HealthSchema
 
 /// `healthetl report`: one HTML file from a healthetl database (docs/report.md).
 public enum HealthReport {

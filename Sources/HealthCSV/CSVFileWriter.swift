@@ -1,6 +1,6 @@
 import Glibc
 import HealthModel
-import HealthStore
+import HealthSchema
 
 /// One CSV file, written in a single pass through a fixed 256 KiB buffer: nothing of a table is held in
 /// memory, however many rows it has.

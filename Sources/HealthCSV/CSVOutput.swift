@@ -1,6 +1,6 @@
 import Foundation
 import HealthModel
-import HealthStore
+import HealthSchema
 
 /// A folder of CSV files made from a healthetl database: every table, and the daily rollups. What
 /// `healthetl export --csv`, `healthetl import --csv` and a pipeline's CSV sink write.
@@ -53,7 +53,7 @@ public struct CSVOutput: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where name.hasPrefix(scratchPrefix) {
             let rest = name.dropFirst(scratchPrefix.count)
-            guard let pid = Int32(rest.prefix { $0.isNumber }), SQLiteTarget.processIsGone(pid) else { continue }
+            guard let pid = Int32(rest.prefix { $0.isNumber }), ProcessLiveness.processIsGone(pid) else { continue }
             unlink(directory + "/" + name)
         }
     }

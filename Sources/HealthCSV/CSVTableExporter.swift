@@ -1,7 +1,7 @@
 import Glibc
 import HealthModel
 import HealthSQLite
-import HealthStore
+import HealthSchema
 
 /// Writes every table of a healthetl database as one CSV file (`<table>.csv`): the schema's columns in its
 /// order as the header, rows in `id` (rowid) order, streamed from SQLite through a `CSVFileWriter`.

@@ -1,4 +1,4 @@
-import HealthStore
+import HealthSchema
 
 /// How one table of the schema becomes a CSV file: its columns in schema order (the header), which of them
 /// hold UTC instants, and where a row's UTC offset comes from.

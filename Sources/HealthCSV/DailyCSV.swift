@@ -1,5 +1,5 @@
 import HealthSQLite
-import HealthStore
+import HealthSchema
 
 /// The spreadsheet files of the rollups: `daily.csv` (one row per day, one column per metric),
 /// `daily_long.csv` (one row per day, type and statistic, with unit and sources) and `daily_units.csv`

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthSQLite
-import HealthStore
+import HealthSchema
 
 /// Datasette's `metadata.json` for a healthetl database, generated from `Schema` (the one description of the
 /// tables and views): a title and description for every table, view and column, units where a column has a

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthReading
+import HealthSchema
 import HealthStages
 import HealthStore
 

@@ -1,7 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
-import HealthStore
+import HealthSchema
 
 /// The server's one connection to the database, read-only by construction: opened SQLITE_OPEN_READONLY through
 /// `StoredDatabase`, with an authorizer that allows only reading (`ReadOnlyPolicy`), extension loading off,

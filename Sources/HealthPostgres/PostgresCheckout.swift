@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthSQLite
+import HealthSchema
 import HealthStore
 
 /// Copies one person's rows out of PostgreSQL into a new SQLite working copy with the same schema, keeping

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HealthModel
+import HealthSchema
 import HealthStore
 
 /// Where a run's rows go in PostgreSQL: a server, and the person whose export it is.
@@ -58,7 +59,7 @@ struct PostgresWorkspace {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
-            guard let pid = Int32(pidText), SQLiteTarget.processIsGone(pid) else { continue }
+            guard let pid = Int32(pidText), ProcessLiveness.processIsGone(pid) else { continue }
             try? FileManager.default.removeItem(atPath: base + "/" + name)
         }
     }

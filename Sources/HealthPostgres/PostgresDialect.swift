@@ -1,3 +1,4 @@
+import HealthSchema
 import HealthStore
 
 /// PostgreSQL's spelling of the views (`Schema.views(in:)`): the same views as SQLite's, in schema `healthetl`,

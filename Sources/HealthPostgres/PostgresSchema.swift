@@ -1,3 +1,4 @@
+import HealthSchema
 import HealthStore
 
 /// The PostgreSQL schema, derived from `Schema` (the one description of the tables) rather than written twice:

@@ -1,3 +1,4 @@
+import HealthSchema
 import HealthStore
 
 /// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthSQLite
+import HealthSchema
 import HealthStore
 
 /// One person's transaction on the server: connected, schema checked, `BEGIN`, and the person's advisory

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthSQLite
+import HealthSchema
 import HealthStore
 
 /// Working copies kept between runs on this machine (`--working-copy DIR`, opt-in: it is a copy of the

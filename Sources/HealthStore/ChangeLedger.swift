@@ -1,4 +1,5 @@
 import HealthModel
+import HealthSchema
 
 /// What this run did, per type: rows added, replaced, deleted and met unchanged, with the order-independent
 /// fingerprint of the rows each type keeps (written as its anchor) and the earliest change (where its rollups

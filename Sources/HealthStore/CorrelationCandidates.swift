@@ -1,4 +1,5 @@
 import HealthSQLite
+import HealthSchema
 
 /// Top-level samples that a correlation may list again as children (blood pressure and dietary types), by
 /// identity → (table, id): the last sample stored under an identity wins, as in the dictionary this replaces.

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// Rebuilds `data_types`: which types the database holds, in which table, with a name a person reads.
 enum DataTypesTable {

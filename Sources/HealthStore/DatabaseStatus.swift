@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// What `healthetl status` shows: the database's totals, its last runs and its anchors.
 public struct DatabaseStatus: Codable, Sendable {
@@ -24,11 +25,7 @@ public struct DatabaseStatus: Codable, Sendable {
     }
 
     /// A run writing the database while the status was read (its figures are not in this status yet).
-    public struct RunningImport: Codable, Sendable, Equatable {
-        public var pid: Int32
-        public var since: String?
-        public var command: String?
-    }
+    public typealias RunningImport = HealthSchema.RunningImport
 
     public var path: String
     public var bytes: Int64
@@ -127,15 +124,6 @@ public struct DatabaseStatus: Codable, Sendable {
                     + "\(anchor.exportDate ?? "-")")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension DatabaseStatus.RunningImport: CustomStringConvertible {
-    /// `healthetl import (pid 4242, since 2026-12-01T03:15:00Z)`
-    public var description: String {
-        var text = (command ?? "a healthetl run") + " (pid \(pid)"
-        if let since { text += ", since \(since)" }
-        return text + ")"
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// Where a feed point goes (`SQLiteSink.placeFeedPoint`).
 enum FeedPlacement {

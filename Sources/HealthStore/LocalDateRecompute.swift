@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 extension SQLiteSink {
     /// Recomputes `local_date` (and `workouts.local_start`) everywhere in `timeZone` (a sample's own `HKTimeZone` still wins), when a

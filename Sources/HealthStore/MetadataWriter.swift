@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The tables whose elements carry metadata, with their fixed ids in `parent_tables` (the order of
 /// `Schema.metadataParents`; a test checks that the two agree).

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The INSERT of a table whose rows come many at a time (a route's points, an HRV record's beats, a sample's
 /// metadata entries), run for several rows at once.

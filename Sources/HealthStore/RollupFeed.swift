@@ -2,6 +2,7 @@ import Foundation
 import HealthModel
 import HealthRollups
 import HealthSQLite
+import HealthSchema
 
 /// One type's samples to roll up.
 struct RollupJob: Sendable {

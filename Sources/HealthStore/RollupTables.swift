@@ -2,6 +2,7 @@ import Foundation
 import HealthModel
 import HealthRollups
 import HealthSQLite
+import HealthSchema
 
 /// Which rollups a run builds, and how overlapping sources are resolved (docs/rollups.md).
 public struct RollupOptions: Codable, Sendable, Equatable {

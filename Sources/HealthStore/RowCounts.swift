@@ -1,3 +1,5 @@
+import HealthSchema
+
 /// The public tables a run writes rows into, as the summary names them (`ImportSummary.rows`): counted by
 /// case, in an array, so a row costs no hashing of a table name.
 enum WrittenTable: Int, CaseIterable {

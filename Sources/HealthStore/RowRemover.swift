@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// Why a row of an earlier run leaves its table: `deleted_samples.reason`.
 enum RemovalReason: String {

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The record of each run: its `import_runs` row (with its warnings and per-type changes), the anchors it
 /// leaves, and the settings the next run reads. Written at the end of the run, inside its transaction.

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthSchema
 
 /// Matching rows against earlier runs (`RowRemover` takes rows out, `ChangeLedger` counts what changed).
 extension SQLiteSink {

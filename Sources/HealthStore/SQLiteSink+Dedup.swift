@@ -1,4 +1,5 @@
 import HealthModel
+import HealthSchema
 
 /// The two rules that keep one copy of a sample (issue: dedup by sync identifier and version).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 extension SQLiteSink {
     func writeItem(_ item: ExportItem, sampleIdentity: Int64? = nil) throws {

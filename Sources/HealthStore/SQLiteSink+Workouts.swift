@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 extension SQLiteSink {
     func writeCorrelation(_ correlation: Correlation) throws {

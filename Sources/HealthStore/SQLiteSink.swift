@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
 ///

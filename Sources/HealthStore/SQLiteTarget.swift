@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The database file of an import, made so that a failed or killed run never leaves a half-written database,
 /// and readers keep reading while it runs.
@@ -123,7 +124,7 @@ package final class SQLiteTarget {
             let rest = name.dropFirst(prefix.count)
             guard let dot = rest.firstIndex(of: "."), rest[dot...].hasPrefix(".tmp"),
                 Self.sqliteSuffixes.contains(String(rest[dot...].dropFirst(4))),
-                let pid = Int32(rest[..<dot]), Self.processIsGone(pid)
+                let pid = Int32(rest[..<dot]), ProcessLiveness.processIsGone(pid)
             else { continue }
             unlink((directory.isEmpty ? "." : directory) + "/" + name)
         }
@@ -135,11 +136,6 @@ package final class SQLiteTarget {
     /// Deletes the unfinished new database and anything SQLite made beside it.
     static func removeDatabaseFiles(_ path: String) {
         for suffix in sqliteSuffixes { unlink(path + suffix) }
-    }
-
-    /// Whether `pid` names no running process (and is not ours): its temporary files are leftovers.
-    package static func processIsGone(_ pid: Int32) -> Bool {
-        pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Commits, and for a new database moves it into place. Returns the size of the write-ahead log left

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// One compact sample table (`cumulative_rows`, `discrete_rows` or `category_rows`): the INSERT of its rows,
 /// bound by column name, and the look-up by (type, start, identity) that a re-import and a record without a

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The `sources` table as the run writes it: each source gets its row the first time it is met (in a
 /// re-import, the row an earlier run wrote for the same name, version and device). The decoder's source ids

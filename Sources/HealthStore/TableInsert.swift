@@ -1,5 +1,6 @@
 import HealthModel
 import HealthSQLite
+import HealthSchema
 
 /// The INSERT of one table of `Schema`, with a parameter named after each column (`:type_id`). Writers resolve
 /// the parameters of the columns they bind once, when they are made (`parameter(_:)`, which refuses a name the

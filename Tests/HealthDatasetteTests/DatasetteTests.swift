@@ -1,9 +1,9 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import Testing
 
 @testable import HealthDatasette
-@testable import HealthETL
 @testable import HealthImport
 @testable import HealthSQLite
 @testable import HealthStore
@@ -42,11 +42,9 @@ struct DatasetteTests {
         _ = try ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin"))
             .run()
 
-        var output: [String] = []
-        var errors: [String] = []
-        let tool = Tool(
-            standardOutput: { output.append($0) }, standardError: { errors.append($0) }, errorIsTerminal: false)
-        #expect(tool.run(["datasette", "--db", database]) == 0, "\(errors)")
+        let run = try HealthetlCommand.run(["datasette", "--db", database])
+        let output = [run.out]
+        #expect(run.code == 0, "\(run.err)")
         let metadataPath = directory.file("health.datasette.json")
         #expect(output.joined().contains("--metadata"))
         let mode = try FileManager.default.attributesOfItem(atPath: metadataPath)[.posixPermissions] as? Int
@@ -105,12 +103,12 @@ struct DatasetteTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let notADatabase = directory.write("notes.sqlite", "just text\n")
-        var errors: [String] = []
-        let tool = Tool(standardOutput: { _ in }, standardError: { errors.append($0) }, errorIsTerminal: false)
-        #expect(tool.run(["datasette", "--db", notADatabase]) == ExitCode.badInput.rawValue)
-        #expect(errors.joined().hasPrefix("healthetl: \(notADatabase): "))
-        #expect(errors.joined().split(separator: "\n").count == 1)
-        #expect(tool.run(["datasette", "--db", directory.file("missing.sqlite")]) == ExitCode.usage.rawValue)
+        // The exit codes of docs (the man page's EXIT STATUS): 65 bad input, 64 a usage error.
+        let refused = try HealthetlCommand.run(["datasette", "--db", notADatabase])
+        #expect(refused.code == 65)
+        #expect(refused.err.hasPrefix("healthetl: \(notADatabase): "))
+        #expect(refused.err.split(separator: "\n").count == 1)
+        #expect(try HealthetlCommand.run(["datasette", "--db", directory.file("missing.sqlite")]).code == 64)
         #expect(!FileManager.default.fileExists(atPath: directory.file("notes.datasette.json")))
     }
 }

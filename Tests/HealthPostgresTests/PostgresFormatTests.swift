@@ -1,4 +1,5 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import Testing
 

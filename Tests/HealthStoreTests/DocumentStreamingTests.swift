@@ -5,7 +5,6 @@ import SampleExports
 import Testing
 
 @testable import HealthCSV
-@testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite

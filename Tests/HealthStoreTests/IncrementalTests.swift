@@ -1,8 +1,8 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import Testing
 
-@testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite
@@ -242,18 +242,16 @@ extension IncrementalTests {
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
         _ = try importXML(Self.steps + Self.weight, into: database)
-        let output = CapturedOutput()
-        let tool = Tool(
-            standardOutput: { output.out += $0 }, standardError: { output.err += $0 }, errorIsTerminal: false)
-        #expect(tool.run(["status", "--db", database]) == 0)
-        #expect(output.out.contains("#1 "))
-        #expect(output.out.contains("ok, export of 2024-03-01T09:00:00Z: +3 added"))
-        #expect(output.out.contains("HKQuantityTypeIdentifierStepCount: 2,"))
-        output.out = ""
-        #expect(tool.run(["status", "--db", database, "--json"]) == 0)
-        let json = try jsonObject(output.out)
+        let text = try HealthetlCommand.run(["status", "--db", database])
+        #expect(text.code == 0)
+        #expect(text.out.contains("#1 "))
+        #expect(text.out.contains("ok, export of 2024-03-01T09:00:00Z: +3 added"))
+        #expect(text.out.contains("HKQuantityTypeIdentifierStepCount: 2,"))
+        let jsonRun = try HealthetlCommand.run(["status", "--db", database, "--json"])
+        #expect(jsonRun.code == 0)
+        let json = try jsonObject(jsonRun.out)
         #expect((json["anchors"] as? [[String: Any]])?.count == 2)
-        #expect(tool.run(["status", "--db", directory.file("missing.sqlite")]) == 64)
+        #expect(try HealthetlCommand.run(["status", "--db", directory.file("missing.sqlite")]).code == 64)
     }
 }
 

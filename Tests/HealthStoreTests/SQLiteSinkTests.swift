@@ -1,8 +1,8 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import Testing
 
-@testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
 @testable import HealthSQLite

@@ -1,4 +1,5 @@
 import HealthSQLite
+import HealthSchema
 import HealthStore
 
 /// Every row of every data table (not the run history), for "the database is as it was" checks.

@@ -149,3 +149,20 @@ package final class LockedData: @unchecked Sendable {
     package func set(_ value: Data) { lock.withLock { data = value } }
     package func get() -> Data { lock.withLock { data } }
 }
+
+/// The built `healthetl` command run as a user runs it, for the tests of a layer below the command line (a
+/// reading peer's test target does not link the CLI). `ProcessRunner.run`'s time limit applies.
+package enum HealthetlCommand {
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String { "the healthetl executable is not built (swift build --build-tests)" }
+    }
+
+    /// Exit status, standard output and standard error of `healthetl arguments…`.
+    package static func run(_ arguments: [String], timeout: Double = 180) throws -> (
+        code: Int32, out: String, err: String
+    ) {
+        guard let program = Fixtures.healthetl else { throw Missing() }
+        let result = try ProcessRunner.run(program, arguments, timeout: timeout)
+        return (result.status, result.output, result.error)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSQLite
+import HealthSchema
 import HealthStore
 
 /// A database of schema version 3, as healthetl wrote it before schema 4, holding the rows of a current one:

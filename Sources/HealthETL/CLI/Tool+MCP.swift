@@ -1,6 +1,7 @@
 import Foundation
 import HealthMCP
 import HealthModel
+import HealthSchema
 
 extension CommandDescription {
     static let mcpCommand = CommandDescription(

@@ -4,6 +4,7 @@ import HealthImport
 import HealthModel
 import HealthPipelines
 import HealthPostgres
+import HealthSchema
 import HealthStages
 import HealthStore
 

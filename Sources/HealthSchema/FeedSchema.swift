@@ -14,7 +14,7 @@ package enum FeedSchema {
 
     /// The feed's rows by start (and type): the merge rule looks them up by time, `status` reads the newest.
     /// On the stored tables; a database of exports only has none of these rows and pays nothing.
-    static let indexes =
+    package static let indexes =
         TrackedTable.sampleTables.map {
             "CREATE INDEX \($0.storageName)_feed ON \($0.storageName)(start_date, type_id) WHERE origin = 1"
         } + ["CREATE INDEX workouts_feed ON workouts(start_date) WHERE origin = 1"]

@@ -1,5 +1,5 @@
 extension Schema {
-    static let otherTables: [SchemaTable] = [
+    package static let otherTables: [SchemaTable] = [
         SchemaTable(
             name: "data_types",
             doc: "The types that appear in the database, with the names a person reads: every sample, correlation "

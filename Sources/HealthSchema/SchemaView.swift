@@ -13,7 +13,7 @@ public struct SchemaView: Sendable {
     /// `CREATE VIEW name AS …` in a dialect.
     private var make: @Sendable (ViewDialect) -> String
 
-    init(name: String, doc: String, columns: [Column], sql: @escaping @Sendable (ViewDialect) -> String) {
+    package init(name: String, doc: String, columns: [Column], sql: @escaping @Sendable (ViewDialect) -> String) {
         self.name = name
         self.doc = doc
         self.columns = columns

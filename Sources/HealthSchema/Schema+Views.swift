@@ -66,11 +66,11 @@ extension Schema {
     /// The DDL of the same views in another dialect (PostgreSQL's), in the same order.
     package static func views(in dialect: ViewDialect) -> [String] { viewDescriptions.map { $0.sql(in: dialect) } }
 
-    static let heartRate = "'HKQuantityTypeIdentifierHeartRate'"
+    package static let heartRate = "'HKQuantityTypeIdentifierHeartRate'"
 
     /// One row per workout, in words and units a person reads. Heart rate comes from the workout's own
     /// statistics (iOS 16+), else from the heart-rate samples recorded during it (older exports).
-    static let workoutOverview = SchemaView(
+    package static let workoutOverview = SchemaView(
         name: "workout_overview",
         doc: "One row per workout, as a person reads it: the activity's name, local start, duration, distance, "
             + "active energy, heart rate, elevation gain, indoor or not, source and route points. Distance and "
@@ -102,7 +102,7 @@ extension Schema {
 
     /// The view's DDL in a dialect: in PostgreSQL's, a person column, and every look-up kept within the
     /// workout's person.
-    static func workoutOverviewSQL(_ dialect: ViewDialect) -> String {
+    package static func workoutOverviewSQL(_ dialect: ViewDialect) -> String {
         let schema = dialect.schema
         func same(_ alias: String) -> String { dialect.samePerson(alias, "w") }
         return """

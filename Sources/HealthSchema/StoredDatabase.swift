@@ -88,7 +88,7 @@ package enum StoredDatabase {
     package static func requireFile(_ path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         if let holder = DatabaseLock.currentHolder(ofDatabase: path) {
-            let running = DatabaseStatus.RunningImport(pid: holder.pid, since: holder.since, command: holder.command)
+            let running = RunningImport(pid: holder.pid, since: holder.since, command: holder.command)
             throw ImportError(
                 .usage, "no database here yet: \(running) is creating it", file: path,
                 hint: "wait for it to finish")

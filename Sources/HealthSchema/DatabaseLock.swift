@@ -8,23 +8,23 @@ import HealthModel
 /// SQLite's own lock cannot say who holds it, and it cannot serialise two runs that both create a new
 /// database (each builds its own temporary file). `flock` is released by the kernel when the process dies,
 /// however it dies, so a killed run never leaves a stale lock behind.
-final class DatabaseLock {
+package final class DatabaseLock {
     private let descriptor: Int32
     private let lockPath: String
 
     /// The run holding a database's lock, as its lock file tells.
-    struct Holder: Equatable {
-        var pid: Int32
+    package struct Holder: Equatable {
+        package var pid: Int32
         /// UTC, ISO 8601.
-        var since: String?
+        package var since: String?
         /// The program and its command (`healthetl import`), without the other arguments: they may hold paths
         /// or connection strings the reader of a status has no business seeing.
-        var command: String?
+        package var command: String?
     }
 
-    static func path(of databasePath: String) -> String { databasePath + ".lock" }
+    package static func path(of databasePath: String) -> String { databasePath + ".lock" }
 
-    init(databasePath: String, timeoutSeconds: Double) throws {
+    package init(databasePath: String, timeoutSeconds: Double) throws {
         lockPath = Self.path(of: databasePath)
         let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
         while true {
@@ -73,7 +73,7 @@ final class DatabaseLock {
     /// The run that holds the lock of the database at `databasePath` now, or nil when none does (a lock file
     /// left by a killed run is not held). Takes a shared lock for an instant to find out; never creates,
     /// changes or removes the file.
-    static func currentHolder(ofDatabase databasePath: String) -> Holder? {
+    package static func currentHolder(ofDatabase databasePath: String) -> Holder? {
         let descriptor = open(path(of: databasePath), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -107,5 +107,27 @@ final class DatabaseLock {
     deinit {
         unlink(lockPath)
         close(descriptor)
+    }
+}
+
+/// A run writing a database, as its lock file names it (for a reader's message and `healthetl status`).
+public struct RunningImport: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var since: String?
+    public var command: String?
+
+    package init(pid: Int32, since: String?, command: String?) {
+        self.pid = pid
+        self.since = since
+        self.command = command
+    }
+}
+
+extension RunningImport: CustomStringConvertible {
+    /// `healthetl import (pid 4242, since 2026-12-01T03:15:00Z)`
+    public var description: String {
+        var text = (command ?? "a healthetl run") + " (pid \(pid)"
+        if let since { text += ", since \(since)" }
+        return text + ")"
     }
 }

@@ -1,6 +1,6 @@
 extension Schema {
     /// The tables that make re-imports incremental and auditable (docs/incremental.md).
-    static let incrementalTables: [SchemaTable] = [
+    package static let incrementalTables: [SchemaTable] = [
         SchemaTable(
             name: "anchors",
             doc: "Where the last runs left off, per data type (like a persisted `HKQueryAnchor`). A type whose "
@@ -96,7 +96,7 @@ extension Schema {
 
     /// Tables filled from scratch on every run: small, without a stable identity in the export, and
     /// always complete in it. (`state_of_mind` only when the run reads a State of Mind file.)
-    static let snapshotTables = [
+    package static let snapshotTables = [
         "activity_summaries", "ecg_recordings", "clinical_records", "audiograms", "audiogram_points",
         "vision_prescriptions", "me", "documents",
     ]

@@ -129,14 +129,14 @@ extension Schema {
     }
 
     /// The rows a new database's dictionaries start with.
-    static var dictionaryContents: [String] {
+    package static var dictionaryContents: [String] {
         metadataParents.enumerated().map { index, name in
             "INSERT INTO parent_tables (id, name) VALUES (\(index + 1), '\(name)')"
         }
     }
 
     /// The views with the public names of the compact tables.
-    static var compactViews: [SchemaView] {
+    package static var compactViews: [SchemaView] {
         compactTables.map { compact in
             // swift-format-ignore: NeverForceUnwrap
             // Every compact table has a public table of this name (checked by the schema tests).

@@ -9,7 +9,7 @@ public enum Schema {
     /// `PRAGMA user_version` of databases this version writes.
     public static let userVersion = 4
 
-    static let sampleTimeColumns = [
+    package static let sampleTimeColumns = [
         column("start_date", "TEXT", "Start instant, UTC, ISO 8601 (`2019-06-18T01:07:11Z`)."),
         column("end_date", "TEXT", "End instant, UTC, ISO 8601."),
         column("creation_date", "TEXT", "When the sample was saved on the phone, UTC; often absent."),
@@ -23,12 +23,12 @@ public enum Schema {
                 + "one, else in the import's time zone (`--timezone`, default the machine's)."),
     ]
 
-    static let sourceColumns = [
+    package static let sourceColumns = [
         column("source_id", "INTEGER NOT NULL REFERENCES sources(id)", "The app or device that wrote it."),
         column("source_name", "TEXT NOT NULL", "`sourceName` as exported (`Jonathan’s Apple Watch`, `Health`)."),
     ]
 
-    static func sampleTable(
+    package static func sampleTable(
         _ name: String, _ doc: String, valueType: String, valueDoc: String,
         rawValueDoc: String = "The value exactly as exported."
     ) -> SchemaTable {

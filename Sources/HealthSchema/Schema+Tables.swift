@@ -1,5 +1,5 @@
 extension Schema {
-    static let sampleTables: [SchemaTable] = [
+    package static let sampleTables: [SchemaTable] = [
         sampleTable(
             "cumulative_samples",
             "Quantity samples of cumulative types (steps, distance, energy, …): values that add up over time. "

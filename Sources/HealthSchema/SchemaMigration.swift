@@ -1,11 +1,11 @@
 import HealthSQLite
 
 /// Brings databases of earlier healthetl versions to `Schema.userVersion`.
-enum SchemaMigration {
+package enum SchemaMigration {
     /// Version 1 had no identities on workouts and correlations and no incremental tables, and replaced all
     /// its data on every import anyway. So its data tables are rebuilt empty (the running import refills
     /// them from the export) and only the history of runs is kept, extended with the new columns.
-    static func fromVersion1(_ connection: SQLiteConnection) throws {
+    package static func fromVersion1(_ connection: SQLiteConnection) throws {
         let kept: Set = ["import_runs", "import_warnings"]
         for row in try connection.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'table')") {
             guard let kind = row[0].text, let name = row[1].text, !kept.contains(name), !name.hasPrefix("sqlite_")
@@ -29,7 +29,7 @@ enum SchemaMigration {
     /// Nothing is rebuilt: the running import fills the new column and table (and the workout totals of iOS
     /// 16+ exports, which version 2 left empty) at its end, like for new rows. The views are made by
     /// `fromVersion3`, which follows.
-    static func fromVersion2(_ connection: SQLiteConnection) throws {
+    package static func fromVersion2(_ connection: SQLiteConnection) throws {
         try connection.execute("ALTER TABLE workouts ADD COLUMN local_start TEXT")
         // swift-format-ignore: NeverForceUnwrap
         try connection.execute(Schema.tables.first { $0.name == "data_types" }!.createSQL)
@@ -42,7 +42,7 @@ enum SchemaMigration {
     /// it was (SQLite's log undoes all of it); a run that commits leaves version 4 complete. Row ids, and so
     /// every reference to a row, stay the same. The file keeps the old tables' pages as free space until
     /// `SQLiteTarget` gives them back after the commit (VACUUM).
-    static func fromVersion3(_ connection: SQLiteConnection) throws {
+    package static func fromVersion3(_ connection: SQLiteConnection) throws {
         for row in try connection.query("SELECT name FROM sqlite_master WHERE type = 'view'") {
             guard let name = row[0].text else { continue }
             try connection.execute("DROP VIEW \"\(name)\"")

@@ -1,5 +1,5 @@
 extension Schema {
-    static let workoutTables: [SchemaTable] = [
+    package static let workoutTables: [SchemaTable] = [
         SchemaTable(
             name: "workouts",
             doc: "Workouts. iOS ≤ 15 exports carry their totals as attributes; iOS 16+ exports carry them as "
