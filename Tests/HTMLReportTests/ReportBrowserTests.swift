@@ -8,7 +8,7 @@ import Testing
 /// records its network log and console, and hands back the DOM it built. A control page with a console error
 /// and an image URL proves both checks can fail. Skipped only where no Chromium is installed;
 /// scripts/test installs Debian's chromium-headless-shell.
-@Suite struct ReportBrowserTests {
+@Suite(.tags(.fullSuite), .fastLoopSelection) struct ReportBrowserTests {
     struct Load {
         var dom: String
         var consoleLines: [String]

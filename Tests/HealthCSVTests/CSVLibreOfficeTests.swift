@@ -10,6 +10,7 @@ import Testing
 /// LibreOffice opens the excel flavour as a spreadsheet: numbers as numbers, instants as date-times, text
 /// intact, no formulas. Converted to xlsx headless and read back with Python's zipfile and XML parser.
 /// Skipped where LibreOffice or python3 is not installed.
+@Suite(.tags(.fullSuite), .fastLoopSelection)
 struct CSVLibreOfficeTests {
     typealias Sheet = (rows: Int, header: [String], columns: [String: [String: Int]], firstRow: [String: Any])
 

@@ -28,7 +28,7 @@ struct DatasetteTests {
         }
     }
 
-    @Test(.needsDatasette)
+    @Test(.needsDatasette, .tags(.fullSuite), .fastLoopSelection)
     func cannedQueriesAnswerWithTheRowsOfTheirSQL() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -216,7 +216,7 @@ struct ConcurrentReaderTests {
         return (result.status, result.output)
     }
 
-    @Test(.needsHealthetlExecutable)
+    @Test(.needsHealthetlExecutable, .tags(.fullSuite), .fastLoopSelection)
     func readersAreNeverRefusedDuringAReimport() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }
@@ -259,7 +259,7 @@ struct ConcurrentReaderTests {
                 + "(\(result.seen.map { "\($0.key): \($0.value)" }))")
     }
 
-    @Test(.needsHealthetlExecutable)
+    @Test(.needsHealthetlExecutable, .tags(.fullSuite), .fastLoopSelection)
     func readersAreNeverRefusedWhenTheImportIsKilled() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }

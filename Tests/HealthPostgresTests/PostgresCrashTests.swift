@@ -8,7 +8,7 @@ import Testing
 /// The `healthetl` executable importing into PostgreSQL, killed with SIGKILL at random moments: the person's
 /// rows are always as before the run or as after it (the transaction dies with the connection), and two
 /// importers started at once for the same person both succeed, one after the other.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.fullSuite), .fastLoopSelection)
 struct PostgresCrashTests {
     static func start(_ executable: String, _ arguments: [String]) throws -> Process {
         try ProcessRunner.start(executable, arguments, output: .inherit, error: .inherit)

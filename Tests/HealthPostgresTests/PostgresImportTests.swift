@@ -14,7 +14,7 @@ import Testing
 /// Imports into a real PostgreSQL server (see `TestPostgres`): a person's rows equal those of an import into
 /// SQLite, people are kept apart, the same person's importers take turns, and a failed or killed run leaves
 /// the server as it was.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.fullSuite), .fastLoopSelection)
 struct PostgresImportTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")
 

@@ -94,7 +94,7 @@ struct PostgresSequence {
     }
 }
 
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.fullSuite), .fastLoopSelection)
 struct PostgresSequenceTests {
     @Test func sequenceBasics() throws {
         let database = try TestPostgres.makeDatabase("sequence: basics")

@@ -89,4 +89,6 @@ package enum Condition {
     package static var datasette: Bool { Fixtures.datasette != nil }
     /// ../shared beside the repository (the real exports, the reference tables).
     package static var sharedFixtures: Bool { Fixtures.sharedIsPresent }
+    /// The quick loop of `scripts/test --fast`: tests tagged `.fullSuite` are left out (`FastLoopSelection`).
+    package static let fastLoop = ProcessInfo.processInfo.environment["HEALTHETL_TEST_FAST"] == "1"
 }
