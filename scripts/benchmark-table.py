@@ -54,7 +54,7 @@ for shape, zip_path in exports:
           f"| {wall:.1f} s / {cpu:.1f} s / {median(ours, 'rss_mb'):.0f} MB | {cpu * 1000 / xml_mb:.1f} "
           f"| {rollup_share:.0%} | {floor_wall:.1f} s / {floor_cpu:.1f} s / {median(floor, 'rss_mb'):.0f} MB "
           f"| {wall / floor_wall:.2f} | {cpu / floor_cpu:.2f} |")
-    # What the single-run script printed before issue 13, as medians.
+    # The one-line summary of the earlier single-run script, as medians (docs/performance.md compares with it).
     records = ours[0].json["items"].get("records", 0)
     import_seconds = statistics.median(run.json["seconds"] - (run.json.get("rollupSeconds") or 0) for run in ours)
     details.append(f"{shape}: healthetl {xml_mb / wall:.1f} MB/s of XML end to end, {records / wall:,.0f} records/s "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes an export whose bulk is the children of one element (issue 25: memory at any shape).
+"""Writes an export whose bulk is the children of one element (memory at any shape: scripts/benchmark-memory).
 
     scripts/generate-flood.py KIND COUNT OUT [TIMES]
 

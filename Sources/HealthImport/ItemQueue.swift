@@ -49,7 +49,7 @@ final class ItemQueue: @unchecked Sendable {
 
     /// `capacityWeight`: the most weight queued and being written before the producer waits (one batch always
     /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`QueueSink`
-    /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured, see the README).
+    /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured: docs/performance.md, "Memory at any size and shape").
     init(capacityWeight: Int = 5 * 4096, placement: WorkPlacement = .writerHelps) {
         self.capacityWeight = capacityWeight
         self.placement = placement

@@ -31,7 +31,7 @@ package final class SQLiteTarget {
     /// SQLite's page cache while a new database is loaded. Rows arrive grouped by type and in time order, so
     /// the tables and their indexes grow at their right edges and a small cache holds the pages being written:
     /// 8 MiB instead of 16 MiB took 7 MB off an import's peak RSS, which had passed 64 MB (measured with
-    /// `scripts/benchmark`, see the README). A re-import looks rows up all over the indexes and keeps 16 MiB.
+    /// `scripts/benchmark`: docs/performance.md). A re-import looks rows up all over the indexes and keeps 16 MiB.
     static let newDatabaseCacheKiB = 8192
 
     package init(path: String, lockTimeoutMilliseconds: Int32) throws {

@@ -9,7 +9,7 @@ import Testing
 @testable import HealthSQLite
 @testable import HealthStore
 
-/// Health Auto Export's JSON feed (issue 26), stated through the CLI and SQL on the public tables and views:
+/// Health Auto Export's JSON feed, stated through the CLI and SQL on the public tables and views:
 /// the merge rule with exports (docs/incremental.md), the feed's shapes, bad input.
 @Suite(.serialized) struct FeedImportTests {
     func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {

@@ -8,7 +8,7 @@ import Testing
 @testable import HealthSQLite
 @testable import SampleExports
 
-/// The iOS 8/9 export format (issue 14, item 6): compact dates, `source=`, metadata as attributes, aggregates.
+/// The iOS 8/9 export format: compact dates, `source=`, metadata as attributes, aggregates.
 /// Every expectation is computed here from the XML itself (a regular expression and Foundation's date
 /// formatter), not by the decoder under test.
 @Suite("iOS 8/9 legacy format")

@@ -195,7 +195,7 @@ struct GeneratorTests {
         #expect(size == tally.xmlBytes)
     }
 
-    // MARK: - Benchmark shapes (issue 13)
+    // MARK: - Benchmark shapes (scripts/benchmark)
 
     /// Per GPX file: the gaps between consecutive fix times, and each Workout's duration in minutes from the XML.
     static let routeScript = #"""
