@@ -178,7 +178,7 @@ let package = Package(
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(
             name: "HealthMCPTests",
-            dependencies: ["HealthMCP", "HealthSQLite", "SampleExports"],
+            dependencies: ["HealthTestSupport", "HealthMCP", "HealthSQLite", "SampleExports"],
             exclude: ["mcp_client.py"]),
     ]
 )

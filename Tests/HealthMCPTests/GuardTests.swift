@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
@@ -6,7 +7,9 @@ import Testing
 
 /// The guarded connection in-process, without a client: what the `sql` tool refuses and what it returns, the time
 /// limit, and the database file untouched. (MCPGuardTests repeat the attempts through the real SDK.)
-@Suite(.enabled(if: MCPFixtures.hasExecutable, "healthetl is not built next to the tests (swift build --build-tests)"))
+@Suite(
+    .enabled(
+        if: Condition.healthetlExecutableBuilt, "healthetl is not built next to the tests (swift build --build-tests)"))
 struct GuardTests {
     static func sql(_ context: ToolContext, _ query: String, limit: Int? = nil) throws -> ToolAnswer {
         var arguments: [(String, JSON)] = [("query", .string(query))]
@@ -17,7 +20,7 @@ struct GuardTests {
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func onlyReadingGetsThrough() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let path = try MCPFixtures.sampleDatabase(in: directory)
         let before = try Self.bytes(path)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
@@ -12,9 +13,9 @@ enum MCPClient {
     }
 
     /// The venv scripts/test makes (`scripts/python-venv .build/mcp-venv mcp==…`).
-    static let venv = MCPFixtures.repositoryRoot + "/.build/mcp-venv"
+    static let venv = Fixtures.repositoryRoot + "/.build/mcp-venv"
     static let python = venv + "/bin/python3"
-    static let script = MCPFixtures.repositoryRoot + "/Tests/HealthMCPTests/mcp_client.py"
+    static let script = Fixtures.repositoryRoot + "/Tests/HealthMCPTests/mcp_client.py"
 
     /// Whether the SDK is installed: its package folder is in the venv.
     static var isInstalled: Bool {
@@ -28,28 +29,17 @@ enum MCPClient {
 
     /// Runs the program over one session; the results, the handshake first. Killed after `limit` seconds.
     static func run(
-        database: String, program: [JSON], in directory: ScratchDirectory, serverArguments: [String] = [],
+        database: String, program: [JSON], in directory: TemporaryDirectory, serverArguments: [String] = [],
         limit: Double = 300
     ) throws -> [JSON] {
         let programPath = directory.write("program-\(UUID().uuidString).json", JSON.array(program).serialized)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, try #require(MCPFixtures.executable), database, programPath] + serverArguments
-        let output = directory.file("client-\(UUID().uuidString).out")
-        let errors = directory.file("client-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        try process.run()
-        let deadline = Date().addingTimeInterval(limit)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0, case .array(let results) = try? JSONParser.parse(text) else {
-            let log = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            throw Failure("the SDK client failed (\(process.terminationStatus)): \(log.suffix(1_500))")
+        let executable = try #require(Fixtures.healthetl)
+        let client = try ProcessRunner.run(
+            python, [script, executable, database, programPath] + serverArguments, timeout: limit)
+        guard client.status == 0, !client.timedOut, case .array(let results) = try? JSONParser.parse(client.output)
+        else {
+            let ending = client.timedOut ? "killed after \(Int(limit)) s" : "exit status \(client.status)"
+            throw Failure("the SDK client failed (\(ending)): \(client.error.suffix(1_500))")
         }
         return results
     }
@@ -112,10 +102,10 @@ enum MCPClient {
     }
 
     /// daily.csv of `healthetl export --csv`: date → column → value.
-    static func dailyCSV(database: String, in directory: ScratchDirectory) throws -> [String: [String: Double?]] {
+    static func dailyCSV(database: String, in directory: TemporaryDirectory) throws -> [String: [String: Double?]] {
         let folder = directory.file("csv")
         let result = try MCPFixtures.run(
-            try #require(MCPFixtures.executable),
+            try #require(Fixtures.healthetl),
             ["export", "--db", database, "--csv", folder, "--no-tables", "--quiet"])
         try #require(result.status == 0, "\(result.errors)")
         let lines = try String(contentsOfFile: folder + "/daily.csv", encoding: .utf8)

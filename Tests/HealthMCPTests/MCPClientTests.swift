@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
@@ -13,10 +14,11 @@ import Testing
     .serialized,
     // Without the venv (a developer who did not run scripts/test) these tests are skipped, and reported so.
     .enabled(if: MCPClient.isInstalled, "the MCP Python SDK is not in .build/mcp-venv: run scripts/test once"),
-    .enabled(if: MCPFixtures.hasExecutable, "healthetl is not built next to the tests (swift build --build-tests)"))
+    .enabled(
+        if: Condition.healthetlExecutableBuilt, "healthetl is not built next to the tests (swift build --build-tests)"))
 struct MCPClientTests {
     @Test func everyToolAnswersAsSQLAndDailyCSVDo() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let database = try MCPFixtures.sampleDatabase(in: directory)
         let db = try SQLiteConnection(path: database, create: false, readOnly: true)
@@ -186,7 +188,7 @@ struct MCPClientTests {
     }
 
     @Test func workoutsPageThroughAndDetailMatchesTheTables() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let database = try MCPFixtures.sampleDatabase(in: directory)
         let db = try SQLiteConnection(path: database, create: false, readOnly: true)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
@@ -12,7 +13,8 @@ import Testing
     .serialized,
     // Without the venv (a developer who did not run scripts/test) these tests are skipped, and reported so.
     .enabled(if: MCPClient.isInstalled, "the MCP Python SDK is not in .build/mcp-venv: run scripts/test once"),
-    .enabled(if: MCPFixtures.hasExecutable, "healthetl is not built next to the tests (swift build --build-tests)"))
+    .enabled(
+        if: Condition.healthetlExecutableBuilt, "healthetl is not built next to the tests (swift build --build-tests)"))
 struct MCPGuardTests {
     static let attacks = [
         "INSERT INTO settings (key, value) VALUES ('x', 'y')",
@@ -35,7 +37,7 @@ struct MCPGuardTests {
     ]
 
     @Test func writesAttachesExtensionsAndRunawaysAreRefused() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let database = try MCPFixtures.sampleDatabase(in: directory)
         var program: [JSON] = [["hash": true]]
@@ -82,7 +84,7 @@ struct MCPGuardTests {
     }
 
     /// Two exports of the same generated person, the later one 60 days longer.
-    static func exports(in directory: ScratchDirectory) throws -> (earlier: String, later: String) {
+    static func exports(in directory: TemporaryDirectory) throws -> (earlier: String, later: String) {
         var paths: [String] = []
         for days in [20, 80] {
             var options = GeneratorOptions(seed: 5, days: days, profile: .ios18)
@@ -95,10 +97,10 @@ struct MCPGuardTests {
     }
 
     @Test func callsDuringAnImportSeeOneStateThenTheNext() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let (earlier, later) = try Self.exports(in: directory)
-        let executable = try #require(MCPFixtures.executable)
+        let executable = try #require(Fixtures.healthetl)
         let database = directory.file("health.sqlite")
         try #require(try MCPFixtures.run(executable, ["import", earlier, "--db", database, "--quiet"]).status == 0)
         let series = MCPClient.series("StepCount", "2015-01-01", "2030-12-31", "month")
@@ -126,10 +128,10 @@ struct MCPGuardTests {
     }
 
     @Test func aDatabaseReplacedUnderThePathIsFollowed() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let (earlier, later) = try Self.exports(in: directory)
-        let executable = try #require(MCPFixtures.executable)
+        let executable = try #require(Fixtures.healthetl)
         let database = directory.file("health.sqlite")
         try #require(try MCPFixtures.run(executable, ["import", earlier, "--db", database, "--quiet"]).status == 0)
         let replacement = directory.file("replacement.sqlite")

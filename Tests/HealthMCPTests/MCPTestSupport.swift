@@ -1,71 +1,31 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
 @testable import HealthSQLite
 
-/// What the MCP tests share: the built `healthetl`, an owner-only scratch folder, the sample export imported once
-/// per test, and a raw stdio client for what the SDK cannot send (malformed lines).
+/// What the MCP tests add to the shared test support: the sample export imported once per test by the real
+/// `healthetl import`, and a raw stdio client for what the SDK cannot send (malformed lines).
 enum MCPFixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
-    /// `healthetl` built next to the test bundle (`swift build --build-tests`), or nil.
-    static var executable: String? {
-        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let path = folder.appendingPathComponent("healthetl").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }
-
-    static var hasExecutable: Bool { executable != nil }
-
     /// The sample export of the repository (with a tally: 2024-03-24 is 19,647 steps in the rollups).
-    static let sampleExport = repositoryRoot + "/sample-exports/export.zip"
+    static let sampleExport = Fixtures.repositoryRoot + "/sample-exports/export.zip"
 
-    /// Runs a program to its end; its exit status and what it wrote on stderr.
+    /// Runs a program to its end (killed past `ProcessRunner`'s time limit); its exit status and its stderr.
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try ProcessRunner.run(program, arguments)
+        return (result.status, result.error)
     }
 
     /// The sample export imported by the real `healthetl import` into `directory` (Europe/Berlin days).
-    static func sampleDatabase(in directory: ScratchDirectory, name: String = "health.sqlite") throws -> String {
-        let executable = try #require(executable)
+    static func sampleDatabase(in directory: TemporaryDirectory, name: String = "health.sqlite") throws -> String {
         let database = directory.file(name)
-        let result = try run(
-            executable, ["import", sampleExport, "--db", database, "--timezone", "Europe/Berlin", "--quiet"])
-        try #require(result.status == 0, "\(result.errors)")
+        let result = try HealthetlCommand.run(
+            ["import", sampleExport, "--db", database, "--timezone", "Europe/Berlin", "--quiet"])
+        try #require(result.code == 0, "\(result.err)")
         return database
     }
-}
-
-/// A temporary folder, owner-only (health data), removed by `remove()`.
-struct ScratchDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "healthetl-mcp-" + UUID().uuidString
-        try? FileManager.default.createDirectory(
-            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ name: String, _ text: String) -> String {
-        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
-        return file(name)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// `healthetl mcp` as a child process spoken to line by line, without an SDK: for malformed input and for what
@@ -78,7 +38,7 @@ final class RawServer {
     private var buffered = Data()
 
     init(database: String, extra: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: try #require(MCPFixtures.executable))
+        process.executableURL = URL(fileURLWithPath: try #require(Fixtures.healthetl))
         process.arguments = ["mcp", "--db", database] + extra
         process.standardInput = input
         process.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthMCP
@@ -6,11 +7,13 @@ import Testing
 /// The real `healthetl mcp` process spoken to line by line: the handshake's version negotiation, malformed input
 /// answered without stopping, nothing but protocol on stdout, exit 0 at the end of stdin, and the one-line start
 /// errors of a missing or foreign database.
-@Suite(.enabled(if: MCPFixtures.hasExecutable, "healthetl is not built next to the tests (swift build --build-tests)"))
+@Suite(
+    .enabled(
+        if: Condition.healthetlExecutableBuilt, "healthetl is not built next to the tests (swift build --build-tests)"))
 struct ServerProcessTests {
     @Test(arguments: [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25")])
     func negotiatesTheProtocolVersion(requested: String, expected: String) throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let server = try RawServer(database: try MCPFixtures.sampleDatabase(in: directory))
         let answer = try server.initialize(version: requested)
@@ -24,7 +27,7 @@ struct ServerProcessTests {
     }
 
     @Test func badInputIsAnsweredAndTheServerKeepsServing() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
         let server = try RawServer(database: try MCPFixtures.sampleDatabase(in: directory))
         // Before initialize: only ping and initialize are served.
@@ -73,9 +76,9 @@ struct ServerProcessTests {
     }
 
     @Test func aMissingOrForeignDatabaseStopsItAtStart() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory("healthetl-mcp")
         defer { directory.remove() }
-        let executable = try #require(MCPFixtures.executable)
+        let executable = try #require(Fixtures.healthetl)
         let missing = try MCPFixtures.run(executable, ["mcp", "--db", directory.file("none.sqlite")])
         #expect(missing.status == 64)
         #expect(

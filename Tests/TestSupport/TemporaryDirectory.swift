@@ -1,12 +1,14 @@
 import Foundation
 
-/// A fresh directory under the system's temporary folder, removed by `remove()`.
+/// A fresh directory under the system's temporary folder, owner-only (what the tests write is health data, real
+/// or generated), removed by `remove()`.
 package struct TemporaryDirectory: Sendable {
     package let path: String
 
     package init(_ label: String = "healthetl-tests") {
         path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
