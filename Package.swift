@@ -167,7 +167,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "HealthPipelinesTests",
-            dependencies: ["HealthTestSupport", "HealthModel", "HealthPostgres", "HealthPipelines"]),
+            dependencies: ["HealthTestSupport", "HealthModel", "HealthImport", "HealthPostgres", "HealthPipelines"]),
         .testTarget(
             name: "HealthETLTests",
             dependencies: [

@@ -4,7 +4,7 @@ import HealthSchema
 
 /// A folder of CSV files made from a healthetl database: every table, and the daily rollups. What
 /// `healthetl export --csv`, `healthetl import --csv` and a pipeline's CSV sink write.
-public struct CSVOutput: Sendable {
+public struct CSVOutput: Sendable, Equatable {
     public var directory: String
     public var dialect: CSVDialect = .standard
     /// One file per table of the schema.

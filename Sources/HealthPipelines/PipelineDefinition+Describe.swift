@@ -37,22 +37,10 @@ extension PipelineDefinition {
             lines.append(
                 "  sqlite: \(sqlite.path) (wait \(PipelineNumber.text(sqlite.wait)) s\(sqlite.force ? ", force" : ""))")
         }
-        if let csv {
-            var files: [String] = []
-            if csv.tables { files.append("one CSV per table") }
-            if csv.daily { files.append("daily.csv, daily_long.csv") }
+        for output in outputs.items {
+            let label = output.key + ":"
             lines.append(
-                "  csv:    \(csv.path)/ (\(files.joined(separator: "; ")); \(csv.excel ? "Excel" : "RFC 4180") dialect)"
-            )
-        }
-        if let report {
-            var range: [String] = []
-            if let from = report.options.from { range.append("from \(from)") }
-            if let to = report.options.to { range.append("before \(to)") }
-            if let days = report.options.lastDays { range.append("the last \(days) days") }
-            let sections = report.options.sections.map(\.rawValue).joined(separator: ", ")
-            lines.append(
-                "  report: \(report.path) (\(range.isEmpty ? "every day" : range.joined(separator: ", ")); \(sections))"
+                "  \(label.padding(toLength: max(label.count, 7), withPad: " ", startingAt: 0)) \(output.plannedDescription)"
             )
         }
         return lines.joined(separator: "\n") + "\n"

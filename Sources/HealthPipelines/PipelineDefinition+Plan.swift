@@ -1,5 +1,4 @@
 import Foundation
-import HealthCSV
 import HealthImport
 import HealthModel
 import HealthPostgres
@@ -30,19 +29,11 @@ extension PipelineDefinition {
             job.lockTimeoutSeconds = postgres.wait
             job.allowOlderExport = postgres.force
         }
-        let csvOutput = csv.map { sink in
-            var output = HealthCSV.CSVOutput(directory: sink.path)
-            output.dialect = sink.excel ? .excel : .standard
-            output.tables = sink.tables
-            output.daily = sink.daily
-            return output
-        }
-        var plan = PipelinePlan(
-            job: job, databasePath: sqlite?.path, csv: csvOutput,
+        let plan = PipelinePlan(
+            job: job, databasePath: sqlite?.path, outputs: outputs.items,
             postgres: postgres.map {
                 PostgresDestination(connection: $0.connection, person: $0.person, workingCopies: $0.workingCopies)
             })
-        plan.report = report.map { PipelinePlan.Report(path: $0.path, options: $0.options) }
         return plan
     }
 

@@ -30,9 +30,18 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var rollups = RollupOptions()
 
     public var sqlite: SQLiteOutput?
-    public var csv: CSVOutput?
     public var postgres: PostgresOutput?
-    public var report: ReportOutput?
+    /// What the run writes from its database, in the order of the sinks (`PipelineOutputKind.registered`).
+    public var outputs = RunOutputs()
+
+    /// The CSV sink's settings, as the pipeline file gave them.
+    public var csv: CSVOutput? {
+        outputs.first(HealthCSV.CSVOutput.self).map {
+            CSVOutput(path: $0.directory, excel: $0.dialect == .excel, tables: $0.tables, daily: $0.daily)
+        }
+    }
+
+    public var report: ReportOutput? { outputs.first(HTMLReportOutput.self) }
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -71,6 +80,7 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var workingCopies: String?
     }
 
+    /// A view of the CSV output's settings in the words of the pipeline file.
     public struct CSVOutput: Sendable, Equatable {
         /// The folder the files are written to (created if missing).
         public var path: String
@@ -82,11 +92,7 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var daily = true
     }
 
-    public struct ReportOutput: Sendable, Equatable {
-        /// The HTML file, rewritten after every run (docs/report.md).
-        public var path: String
-        public var options = ReportOptions()
-    }
+    public typealias ReportOutput = HTMLReportOutput
 
     public init(inputExport: String) { self.inputExport = inputExport }
 

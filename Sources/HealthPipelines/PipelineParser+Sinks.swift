@@ -1,6 +1,4 @@
 import Foundation
-import HTMLReport
-import HealthCSV
 import HealthModel
 import HealthPostgres
 
@@ -10,15 +8,15 @@ import HealthPostgres
     import Darwin
 #endif
 
-/// The `sinks` list: at least one, each `{"sqlite": …}`, `{"postgres": …}`, `{"csv": …}` or `{"report": …}`, at
-/// most one of each kind and not both databases, and an output folder that can be written now rather than after
-/// an hour of importing. A report is drawn from the SQLite sink's database, so it needs one.
+/// The `sinks` list: at least one, each `{"sqlite": …}`, `{"postgres": …}` or an output of a registered kind
+/// (`PipelineOutputKind.registered`: `{"csv": …}`, `{"report": …}`, …), at most one of each kind and not both
+/// databases, and outputs that can be written now rather than after an hour of importing. An output drawn from
+/// a kept database (the report) needs the SQLite sink.
 extension PipelineParser {
     static let sqliteFields = ["sqlite", "wait", "force"]
-    static let csvFields = ["csv", "excel", "tables", "daily"]
     static let postgresFields = ["postgres", "person", "wait", "force", "workingCopy"]
-    static let reportFields = ["report", "from", "to", "days", "sections"]
-    static let sinkKinds = ["sqlite", "postgres", "csv", "report"]
+    static let databaseKinds = ["sqlite", "postgres"]
+    static var sinkKinds: [String] { databaseKinds + PipelineOutputKind.registered.map(\.key) }
     static let maximumWait: Double = 86_400
 
     mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
@@ -49,7 +47,7 @@ extension PipelineParser {
                 }
                 continue
             }
-            let database = ["sqlite", "postgres"]
+            let database = Self.databaseKinds
             if let first = seen[kind] {
                 reader.report(path, "a second \(kind) sink (the first is \(first)); a pipeline writes one of each")
                 continue
@@ -63,12 +61,15 @@ extension PipelineParser {
             switch kind {
             case "sqlite": definition.sqlite = parseSQLite(object, at: path)
             case "postgres": definition.postgres = parsePostgres(object, at: path)
-            case "report": definition.report = parseReport(object, at: path)
-            default: definition.csv = parseCSV(object, at: path)
+            default:
+                let output = PipelineOutputKind.registered.first { $0.key == kind }
+                if let parsed = output?.parse(&self, object, path) { definition.outputs.items.append(parsed) }
             }
         }
-        if let path = seen["report"], seen["sqlite"] == nil {
-            reader.report(path, "a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
+        for output in PipelineOutputKind.registered where output.needsKeptDatabase && seen["sqlite"] == nil {
+            guard let path = seen[output.key] else { continue }
+            reader.report(
+                path, "a \(output.key) is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
         }
     }
 
@@ -132,89 +133,14 @@ extension PipelineParser {
         return output
     }
 
-    private mutating func parseCSV(_ value: [String: Any], at path: String) -> PipelineDefinition.CSVOutput? {
-        _ = reader.object(value, at: path, allowed: Self.csvFields, owner: "a csv sink")
-        let folderPath = PipelineJSONReader.path(path, "csv")
-        guard let folder = reader.nonEmptyString(value["csv"]!, at: folderPath) else { return nil }
-        var output = PipelineDefinition.CSVOutput(path: PipelinePaths.absolute(folder, relativeTo: baseDirectory))
-        checkCSVLocation(output.path, at: folderPath)
-        if let flag = optionalBool(value, "excel", in: path) { output.excel = flag }
-        if let flag = optionalBool(value, "tables", in: path) { output.tables = flag }
-        if let flag = optionalBool(value, "daily", in: path) { output.daily = flag }
-        if !output.tables && !output.daily {
-            reader.report(path, "writes nothing: set \"tables\" or \"daily\" to true")
-        }
-        return output
-    }
-
-    /// `{"report": "<file.html>", "from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "days": n, "sections": [...]}`
-    private mutating func parseReport(_ value: [String: Any], at path: String) -> PipelineDefinition.ReportOutput? {
-        _ = reader.object(value, at: path, allowed: Self.reportFields, owner: "a report sink")
-        let filePath = PipelineJSONReader.path(path, "report")
-        guard let file = reader.nonEmptyString(value["report"]!, at: filePath) else { return nil }
-        var output = PipelineDefinition.ReportOutput(path: PipelinePaths.absolute(file, relativeTo: baseDirectory))
-        checkDatabaseLocation(output.path, at: filePath)
-        for key in ["from", "to"] {
-            let keyPath = PipelineJSONReader.path(path, key)
-            guard let field = value[key], let text = reader.string(field, at: keyPath) else { continue }
-            if PipelineDate.dayNumber(text) == nil {
-                reader.report(keyPath, "'\(text)' is not a date of the form YYYY-MM-DD")
-            } else if key == "from" {
-                output.options.from = text
-            } else {
-                output.options.to = text
-            }
-        }
-        if let from = output.options.from, let to = output.options.to, from >= to {
-            reader.report(
-                PipelineJSONReader.path(path, "to"), "\(to) must be after 'from' (\(from)): 'to' is exclusive")
-        }
-        if let days = value["days"], let number = reader.number(days, at: PipelineJSONReader.path(path, "days")) {
-            if number >= 1, number <= 36_600, number == number.rounded() {
-                output.options.lastDays = Int(number)
-            } else {
-                reader.report(
-                    PipelineJSONReader.path(path, "days"),
-                    "\(PipelineNumber.text(number)) is not a whole number of days from 1 to 36600")
-            }
-        }
-        let sectionsPath = PipelineJSONReader.path(path, "sections")
-        if let sections = value["sections"], let list = reader.strings(sections, at: sectionsPath, what: "section") {
-            output.options.sections = []
-            for (index, word) in list {
-                if let section = ReportSection(rawValue: word) {
-                    if !output.options.sections.contains(section) { output.options.sections.append(section) }
-                } else {
-                    let known = ReportSection.allCases.map(\.rawValue).joined(separator: ", ")
-                    reader.report(
-                        PipelineJSONReader.path(sectionsPath, index), "unknown section '\(word)' (known: \(known))")
-                }
-            }
-        }
-        return output
-    }
-
     /// The database's folder must exist and be writable: SQLite writes a temporary file and a journal beside it.
-    private mutating func checkDatabaseLocation(_ file: String, at path: String) {
+    mutating func checkDatabaseLocation(_ file: String, at path: String) {
         if PipelineFiles.isDirectory(file) {
             reader.report(path, "'\(file)' is a folder; give the database's file name")
             return
         }
         if let problem = PipelineFiles.writableFolderProblem((file as NSString).deletingLastPathComponent) {
             reader.report(path, problem)
-        }
-    }
-
-    /// The CSV folder is written if it exists, else created, so then its parent must be writable.
-    private mutating func checkCSVLocation(_ folder: String, at path: String) {
-        if FileManager.default.fileExists(atPath: folder) {
-            if !PipelineFiles.isDirectory(folder) {
-                reader.report(path, "'\(folder)' is a file, not a folder")
-            } else if let problem = PipelineFiles.writableFolderProblem(folder) {
-                reader.report(path, problem)
-            }
-        } else if let problem = PipelineFiles.writableFolderProblem((folder as NSString).deletingLastPathComponent) {
-            reader.report(path, "cannot create '\(folder)': \(problem)")
         }
     }
 }

@@ -5,71 +5,93 @@ import HealthModel
 import HealthPostgres
 
 /// One run of healthetl, however it was asked for: `healthetl import` with flags builds one, and so does a
-/// pipeline file (`healthetl run`). The export goes through the job's stages into SQLite; the CSV sink and the
-/// HTML report are written from that database (CSV from a scratch one when there is no SQLite sink). With a
-/// PostgreSQL sink, the SQLite database is the person's working copy (`PostgresImport`).
+/// pipeline file (`healthetl run`). The export goes through the job's stages into SQLite, then every output
+/// (`RunOutput`: CSV, the HTML report, …) is written from that database, in order. Without a database of its
+/// own, the run imports into a scratch database that its first output hosts. With a PostgreSQL sink, the SQLite
+/// database is the person's working copy (`PostgresImport`).
 public struct PipelinePlan {
     public var job: ImportJob
-    /// The SQLite sink's path; nil for CSV only.
+    /// The SQLite sink's path; nil when the run keeps no SQLite database.
     public var databasePath: String?
-    public var csv: CSVOutput?
     /// The PostgreSQL sink: the server and person (instead of a SQLite database of one's own).
     public var postgres: PostgresDestination?
-    /// An HTML report drawn from the SQLite database after the import (needs `databasePath`).
-    public var report: Report?
+    /// What is written from the database after the import, in order.
+    public var outputs: [any RunOutput]
 
-    public struct Report: Sendable, Equatable {
-        public var path: String
-        public var options: ReportOptions
-    }
-
-    public init(job: ImportJob, databasePath: String?, csv: CSVOutput?, postgres: PostgresDestination? = nil) {
+    public init(
+        job: ImportJob, databasePath: String?, outputs: [any RunOutput] = [], postgres: PostgresDestination? = nil
+    ) {
         self.job = job
         self.databasePath = databasePath
-        self.csv = csv
+        self.outputs = outputs
         self.postgres = postgres
     }
 
+    public init(job: ImportJob, databasePath: String?, csv: CSVOutput?, postgres: PostgresDestination? = nil) {
+        self.init(job: job, databasePath: databasePath, outputs: csv.map { [$0] } ?? [], postgres: postgres)
+    }
+
+    /// The CSV output, if the run writes one.
+    public var csv: CSVOutput? { outputs.lazy.compactMap { $0 as? CSVOutput }.first }
+
+    /// Where the run's data goes, as its summary names it: the server's person, the database, or the output
+    /// that hosts the scratch database.
+    public var destination: String { postgres?.displayName ?? databasePath ?? outputs.first?.destination ?? "" }
+
     public struct Result {
         public var summary: ImportSummary
-        public var csv: CSVExportReport?
-        public var report: HealthReport.Result?
+        /// What each output wrote, in the plan's order.
+        public var outputs: [RunOutputResult] = []
+
+        public var csv: CSVExportReport? { outputs.lazy.compactMap { $0.detail as? CSVExportReport }.first }
+        public var report: HealthReport.Result? {
+            outputs.lazy.compactMap { $0.detail as? HealthReport.Result }.first
+        }
     }
 
     public func run() throws -> Result {
+        let drawnFromKept = outputs.first { $0.needsKeptDatabase }
         if let postgres {
             guard databasePath == nil else {
                 throw ImportError(.usage, "a run writes to PostgreSQL or to a SQLite database, not both")
             }
-            guard report == nil else {
-                throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
+            if let drawnFromKept {
+                throw ImportError(.usage, "a \(drawnFromKept.key) is drawn from a SQLite database, not from PostgreSQL")
             }
-            var csvReport: CSVExportReport?
-            let csvWrite = csv.map { csv in { (workingCopy: String) in csvReport = try csv.write(from: workingCopy) } }
-            let summary = try PostgresImport(destination: postgres, job: job, alsoWrite: csvWrite).run()
-            return Result(summary: summary, csv: csvReport)
+            var written: [RunOutputResult] = []
+            let writeOutputs =
+                outputs.isEmpty
+                ? nil : { (workingCopy: String) in written = try Self.write(outputs, from: workingCopy) }
+            let summary = try PostgresImport(destination: postgres, job: job, alsoWrite: writeOutputs).run()
+            return Result(summary: summary, outputs: written)
         }
         if let databasePath {
             var job = job
             job.databasePath = databasePath
             let summary = try job.run()
-            let csvReport = try csv?.write(from: databasePath)
-            let page = try report.map {
-                try HealthReport.write(databasePath: databasePath, to: $0.path, options: $0.options)
-            }
-            return Result(summary: summary, csv: csvReport, report: page)
+            return Result(summary: summary, outputs: try Self.write(outputs, from: databasePath))
         }
-        if report != nil {
-            throw ImportError(.usage, "a report is drawn from a SQLite database", hint: "add a sqlite sink")
+        if let drawnFromKept {
+            throw ImportError(
+                .usage, "a \(drawnFromKept.key) is drawn from a SQLite database", hint: "add a sqlite sink")
         }
-        guard let csv else {
+        guard let host = outputs.first else {
             throw ImportError(.usage, "nothing to write", hint: "name a database (--db) or a CSV folder (--csv)")
         }
-        return try csv.withScratchDatabase { scratch in
+        let result = try host.hostScratchDatabase { scratch in
             var job = job
             job.databasePath = scratch
             let summary = try job.run()
-            return Result(summary: summary, csv: try csv.write(from: scratch))
+            return Result(summary: summary, outputs: try Self.write(outputs, from: scratch))
         }
+        guard let result else {
+            throw ImportError(
+                .usage, "a \(host.key) output needs a database to be written from", hint: "add a sqlite sink")
+        }
+        return result
+    }
+
+    private static func write(_ outputs: [any RunOutput], from database: String) throws -> [RunOutputResult] {
+        try outputs.map { try $0.produce(from: database) }
     }
 }

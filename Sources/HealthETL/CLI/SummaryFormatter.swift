@@ -1,6 +1,6 @@
 import Foundation
-import HealthCSV
 import HealthModel
+import HealthPipelines
 
 /// The end-of-run report: a short text for people, JSON for scripts.
 enum SummaryFormatter {
@@ -10,16 +10,18 @@ enum SummaryFormatter {
         return (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// The import summary, with the CSV files written (`csv`: folder, files with rows and bytes, notes).
-    static func json(_ summary: ImportSummary, csv: CSVExportReport?) -> String {
-        guard let csv else { return json(summary) }
+    /// The import summary, and under each output's key what it wrote (`"csv"`: folder, files with rows and
+    /// bytes, notes).
+    static func json(_ summary: ImportSummary, outputs: [RunOutputResult]) -> String {
+        let reported = outputs.compactMap { output in output.json.map { (output.key, $0) } }
+        guard !reported.isEmpty else { return json(summary) }
         struct Combined: Encodable {
             var summary: ImportSummary
-            var csv: CSVJSON
+            var outputs: [(key: String, value: any Encodable & Sendable)]
             func encode(to encoder: Encoder) throws {
                 try summary.encode(to: encoder)
                 var container = encoder.container(keyedBy: Key.self)
-                try container.encode(csv, forKey: Key(stringValue: "csv"))
+                for output in outputs { try container.encode(output.value, forKey: Key(stringValue: output.key)) }
             }
         }
         struct Key: CodingKey {
@@ -28,27 +30,10 @@ enum SummaryFormatter {
             init(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
         }
-        struct CSVJSON: Encodable {
-            var directory: String
-            var files: [[String: String]]
-            var notes: [String]
-        }
-        let files = csv.files.map { ["file": $0.path, "rows": String($0.rows), "bytes": String($0.bytes)] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let combined = Combined(
-            summary: summary, csv: CSVJSON(directory: csv.directory, files: files, notes: csv.notes))
+        let combined = Combined(summary: summary, outputs: reported.map { (key: $0.0, value: $0.1) })
         return (try? encoder.encode(combined)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    static func text(_ report: CSVExportReport) -> String {
-        var lines = [
-            String(
-                format: "Wrote %d CSV files to %@: %@ rows, %.1f MB in %.1f s", report.files.count, report.directory,
-                grouped(report.rows), Double(report.bytes) / 1_000_000, report.seconds)
-        ]
-        for note in report.notes { lines.append("  " + note) }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     static func text(_ summary: ImportSummary, database: String) -> String {

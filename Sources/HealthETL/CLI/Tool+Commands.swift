@@ -60,9 +60,9 @@ extension Tool {
         return reportErrors(input: database) {
             let report = try output.write(from: database)
             if arguments.flags.contains("--json") {
-                standardOutput(SummaryFormatter.json(ImportSummary(), csv: report) + "\n")
+                standardOutput(SummaryFormatter.json(ImportSummary(), outputs: [CSVOutput.result(report)]) + "\n")
             } else if !arguments.flags.contains("--quiet") {
-                standardError(SummaryFormatter.text(report))
+                standardError(CSVOutput.result(report).text)
             }
         }
     }

@@ -219,11 +219,10 @@ public struct Tool {
             let result = try plan.run()
             bar.clear()
             if json {
-                standardOutput(SummaryFormatter.json(result.summary, csv: result.csv) + "\n")
+                standardOutput(SummaryFormatter.json(result.summary, outputs: result.outputs) + "\n")
             } else if !quiet {
-                let target = plan.postgres?.displayName ?? plan.databasePath ?? plan.csv?.directory ?? ""
-                standardError(SummaryFormatter.text(result.summary, database: target))
-                if let report = result.csv { standardError(SummaryFormatter.text(report)) }
+                standardError(SummaryFormatter.text(result.summary, database: plan.destination))
+                for output in result.outputs where !output.text.isEmpty { standardError(output.text) }
             }
         }
     }
