@@ -96,15 +96,7 @@ extension PipelineParser {
             return nil
         }
         var output = PipelineDefinition.PostgresOutput(connection: connection, person: person)
-        if let wait = value["wait"], let seconds = reader.number(wait, at: PipelineJSONReader.path(path, "wait")) {
-            if (0...Self.maximumWait).contains(seconds) {
-                output.wait = seconds
-            } else {
-                reader.report(
-                    PipelineJSONReader.path(path, "wait"),
-                    "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
-            }
-        }
+        if let wait = parseWait(value, in: path) { output.wait = wait }
         if let force = optionalBool(value, "force", in: path) { output.force = force }
         if let folder = value["workingCopy"],
             let text = reader.nonEmptyString(folder, at: PipelineJSONReader.path(path, "workingCopy"))
@@ -120,17 +112,21 @@ extension PipelineParser {
         guard let file = reader.nonEmptyString(value["sqlite"]!, at: filePath) else { return nil }
         var output = PipelineDefinition.SQLiteOutput(path: PipelinePaths.absolute(file, relativeTo: baseDirectory))
         checkDatabaseLocation(output.path, at: filePath)
-        if let wait = value["wait"], let seconds = reader.number(wait, at: PipelineJSONReader.path(path, "wait")) {
-            if (0...Self.maximumWait).contains(seconds) {
-                output.wait = seconds
-            } else {
-                reader.report(
-                    PipelineJSONReader.path(path, "wait"),
-                    "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
-            }
-        }
+        if let wait = parseWait(value, in: path) { output.wait = wait }
         if let force = optionalBool(value, "force", in: path) { output.force = force }
         return output
+    }
+
+    /// A database sink's `"wait"`: seconds to wait for another run's lock, 0 to a day; nil when absent or wrong.
+    private mutating func parseWait(_ value: [String: Any], in path: String) -> Double? {
+        let waitPath = PipelineJSONReader.path(path, "wait")
+        guard let wait = value["wait"], let seconds = reader.number(wait, at: waitPath) else { return nil }
+        guard (0...Self.maximumWait).contains(seconds) else {
+            reader.report(
+                waitPath, "\(PipelineNumber.text(seconds)) is out of range: seconds from 0 to \(Int(Self.maximumWait))")
+            return nil
+        }
+        return seconds
     }
 
     /// The database's folder must exist and be writable: SQLite writes a temporary file and a journal beside it.
