@@ -70,7 +70,7 @@ public enum Schema {
     /// The relations people query, with schema 3's names and columns, in schema 3's order: what docs/schema.md
     /// describes first and the CSV folder holds (a file each). Six of them are views over compact tables
     /// (`compactTables`); the others are stored as they are.
-    public static let publicTables: [SchemaTable] = sampleTables + workoutTables + otherTables + incrementalTables
+    public static let publicTables: [SchemaTable] = sampleTables + workoutTables + recordTables + incrementalTables
 
     /// The tables as stored (schema 4): the dictionaries, then the public tables with each of the six large
     /// ones replaced by its compact table. What the DDL creates, PostgreSQL mirrors and an upgrade copies.

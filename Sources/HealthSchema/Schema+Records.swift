@@ -1,5 +1,7 @@
 extension Schema {
-    package static let otherTables: [SchemaTable] = [
+    /// What the export holds besides samples and workouts (types, Activity summaries, ECGs, clinical records,
+    /// audiograms, prescriptions, State of Mind, `me`, documents), and the log of the runs that wrote them.
+    package static let recordTables: [SchemaTable] = [
         SchemaTable(
             name: "data_types",
             doc: "The types that appear in the database, with the names a person reads: every sample, correlation "
