@@ -3,7 +3,7 @@ import HealthModel
 import HealthSQLite
 
 /// Where a feed point goes (`FeedMerge.place`).
-enum FeedPlacement {
+enum FeedPlacement: Equatable {
     /// Not stored: the last export covers its time.
     case skip
     /// Already in the database as it is (this row).
