@@ -8,7 +8,7 @@ final class CommonRows {
     /// The `sources` rows, and the row id of each of the decoder's source ids.
     private var sources: SourceTable
     private var metadata: MetadataWriter
-    private(set) var localDates: LocalDateResolver
+    private var localDates: LocalDateResolver
     let tally: RunTally
 
     init(_ connection: SQLiteConnection, hadData: Bool, timeZone: TimeZone, tally: RunTally) throws {

@@ -29,10 +29,10 @@ final class FeedMerge {
     /// The newest `ExportDate` imported (UTC seconds): the feed fills only what lies after it.
     let cutoff: Int64?
     let cutoffText: String?
-    private static let feedRows = RowOrigin.feed.condition
     private let connection: SQLiteConnection
     private let session: ReimportSession
-    private var statements: [String: SQLiteStatement] = [:]
+    /// The feed's rows, found through the `_feed` partial indexes.
+    private let feedRows: FeedRows
     /// Per type: the newest feed start in the database, this run's rows included.
     private var newest: [String: Int64] = [:]
     /// The table of each type met in this run.
@@ -57,6 +57,7 @@ final class FeedMerge {
 
     init(_ connection: SQLiteConnection, isFeed: Bool, session: ReimportSession) throws {
         self.connection = connection
+        feedRows = FeedRows(connection)
         self.isFeed = isFeed
         self.session = session
         let text = try connection.scalar(
@@ -86,12 +87,12 @@ final class FeedMerge {
             noteInsert(type, start: start)
             return .insert
         }
-        if let id = try identical(table, type: type, start: start, identity: identity) {
+        if let id = try feedRows.identical(table, type: type, start: start, identity: identity) {
             keep(table, id: id, type: type, start: sample.startDate, end: sample.endDate, identity: identity)
             return .kept(id)
         }
         if start <= newestInFile(type) {
-            for (id, value) in try rows(table, type: type, start: start)
+            for (id, value) in try feedRows.rows(table, type: type, start: start)
             where id > fileFirstID[table.rawValue] && (table != .category || value == sample.textValue) {
                 try session.removeFeedRow(table, id: id, reason: .feedResent)
                 duplicatesInFile += 1
@@ -110,7 +111,7 @@ final class FeedMerge {
             return false
         }
         tables[TrackedTable.workoutType] = .workouts
-        if let id = try identicalWorkout(identity) {
+        if let id = try feedRows.identicalWorkout(identity) {
             keep(
                 .workouts, id: id, type: workout.activityType, start: workout.startDate, end: workout.endDate,
                 identity: identity)
@@ -164,7 +165,7 @@ final class FeedMerge {
             guard from <= span.end else { continue }
             // Only the rows to replace are collected: a file sent again repeats all of them.
             let (fileFirstID, kept) = (fileFirstID[table.rawValue], kept[table.rawValue])
-            let replaced = try rows(table, type: type, from: from, through: span.end) { id in
+            let replaced = try feedRows.rows(table, type: type, from: from, through: span.end) { id in
                 id <= fileFirstID && !kept.contains(id)
             }
             for id in replaced {
@@ -189,7 +190,7 @@ final class FeedMerge {
             retired += try session.removeFeedRows(table, before: exportDate, reason: .feedSuperseded)
         }
         // Workouts, few, go one by one: statistics, events and metadata hang off them.
-        for id in try rows(.workouts, before: exportDate) where !session.wasSeen(.workouts, id: id) {
+        for id in try feedRows.rows(.workouts, before: exportDate) where !session.wasSeen(.workouts, id: id) {
             try session.removeFeedRow(.workouts, id: id, reason: .feedSuperseded)
             retired += 1
         }
@@ -220,14 +221,7 @@ final class FeedMerge {
         if !report.isEmpty { summary.stages["feed", default: [:]].merge(report, uniquingKeysWith: +) }
     }
 
-    // MARK: Look-ups through the `_feed` partial indexes
-
-    private func statement(_ sql: String) throws -> SQLiteStatement {
-        if let prepared = statements[sql] { return prepared }
-        let prepared = try connection.prepare(sql)
-        statements[sql] = prepared
-        return prepared
-    }
+    // MARK: The order of the points
 
     /// A point of the cached type later than every feed row of it: noted, true; else false.
     @inline(__always) private func insertsInOrder(_ type: String, start: Int64) -> Bool {
@@ -249,11 +243,7 @@ final class FeedMerge {
     private func newestStart(_ type: String, table: TrackedTable) throws -> Int64 {
         flushCache()
         if let known = newest[type] { return known }
-        let query = try statement(
-            "SELECT max(start_date) FROM \"\(table.name)\" WHERE \(Self.feedRows) AND \(table.typeColumn) = ?1")
-        query.bind(1, type)
-        var found = Int64.min
-        try query.forEachRow { row in found = row.utcSeconds(0) ?? Int64.min }
+        let found = try feedRows.newestStart(type, table: table)
         newest[type] = found
         return found
     }
@@ -268,59 +258,5 @@ final class FeedMerge {
     private func newestInFile(_ type: String) -> Int64 {
         flushCache()
         return fileNewest[type] ?? Int64.min
-    }
-
-    /// A feed row that says exactly what the point says.
-    private func identical(_ table: TrackedTable, type: String, start: Int64, identity: Int64) throws -> Int64? {
-        let query = try statement(
-            "SELECT id FROM \"\(table.name)\" WHERE start_date = ?1 AND type = ?2 AND identity = ?3 AND \(Self.feedRows)"
-        )
-        query.bind(1, TimestampFormatting.utcString(start))
-        query.bind(2, type)
-        query.bind(3, identity)
-        return try query.firstInteger()
-    }
-
-    /// The feed rows of `type` starting at `start`: (id, category value).
-    private func rows(_ table: TrackedTable, type: String, start: Int64) throws -> [(Int64, String?)] {
-        let query = try statement(
-            "SELECT id, \(table == .category ? "value" : "NULL") FROM \"\(table.name)\" "
-                + "WHERE start_date = ?1 AND type = ?2 AND \(Self.feedRows)")
-        query.bind(1, TimestampFormatting.utcString(start))
-        query.bind(2, type)
-        var found: [(Int64, String?)] = []
-        try query.forEachRow { found.append(($0.integer(0), $0.text(1))) }
-        return found
-    }
-
-    /// The feed rows of `type` whose start lies in [from, through].
-    private func rows(
-        _ table: TrackedTable, type: String, from: Int64, through: Int64, where include: (Int64) -> Bool
-    ) throws -> [Int64] {
-        let typed = table == .workouts ? "?3 IS NOT NULL" : "type = ?3"
-        let query = try statement(
-            "SELECT id FROM \"\(table.name)\" WHERE start_date >= ?1 AND start_date <= ?2 AND \(typed) "
-                + "AND \(Self.feedRows)")
-        query.bind(1, TimestampFormatting.utcString(from))
-        query.bind(2, TimestampFormatting.utcString(through))
-        query.bind(3, type)
-        // In id order, sorted here among the few kept rather than by SQLite among all (its sorter took 16 MB
-        // when a year of per-minute feed was sent again).
-        return try query.integers(where: include).sorted()
-    }
-
-    /// A feed workout with this identity.
-    private func identicalWorkout(_ identity: Int64) throws -> Int64? {
-        let query = try statement("SELECT id FROM workouts WHERE identity = ?1 AND \(Self.feedRows) ORDER BY id")
-        query.bind(1, identity)
-        return try query.firstInteger()
-    }
-
-    /// The feed rows of a table that start before `date` (UTC text), in id order.
-    private func rows(_ table: TrackedTable, before date: String) throws -> [Int64] {
-        let query = try statement(
-            "SELECT id FROM \"\(table.name)\" WHERE start_date < ?1 AND \(Self.feedRows) ORDER BY id")
-        query.bind(1, date)
-        return try query.integers()
     }
 }

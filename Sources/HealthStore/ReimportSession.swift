@@ -62,6 +62,10 @@ final class ReimportSession {
     /// that stops before reading (the same export again) leaves them alone.
     @inline(__always) func clearSnapshotTablesOnce(replacesStateOfMind: Bool) throws {
         guard isActive, !snapshotsCleared else { return }
+        try clearSnapshotTables(replacesStateOfMind: replacesStateOfMind)
+    }
+
+    private func clearSnapshotTables(replacesStateOfMind: Bool) throws {
         snapshotsCleared = true
         for table in Schema.snapshotTables { try connection.execute("DELETE FROM \"\(table)\"") }
         try connection.execute(
