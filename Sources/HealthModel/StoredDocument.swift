@@ -3,7 +3,7 @@
 /// A CDA document of a heavy user runs to hundreds of megabytes, so it never crosses the item queue as a
 /// buffer: the reader opens the file (a missing or unreadable one stays the reader's warning) and hands over
 /// the open stream with the size the zip's central directory (or the file system) announces; the sink reads
-/// the stream in chunks straight into an incremental blob of that size (`SQLiteSink+Documents`).
+/// the stream in chunks straight into an incremental blob of that size (`DocumentWriter` in HealthStore).
 ///
 /// `@unchecked Sendable`: the stream is used by one thread at a time. The reader thread opens it and never
 /// touches it again once the item is in `ItemQueue`, whose lock orders that hand-over; the writing thread

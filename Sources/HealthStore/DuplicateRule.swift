@@ -5,19 +5,19 @@
 /// Used by the three places that look an identity up: a first import's insert (the UNIQUE index answers), a
 /// first import's record without a start (NULL starts are all different to the index, so it is looked up),
 /// and a re-import's match against the rows of earlier runs.
-struct DuplicateRule {
+struct DuplicateRule: Equatable {
     /// Whether a taken identity means a duplicate (else: the next identity is tried).
     let dropsDuplicates: Bool
 
     /// What trying one identity found.
-    enum Probe {
+    enum Probe: Equatable {
         case free
         case taken
         /// An earlier run's row that this record is again (re-import): nothing to store.
         case matched(Int64)
     }
 
-    enum Placement {
+    enum Placement: Equatable {
         /// Store the record with this identity.
         case free(identity: Int64)
         /// A second copy within this export: not stored, counted.

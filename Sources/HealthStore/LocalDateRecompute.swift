@@ -42,3 +42,30 @@ extension SQLiteSink {
         return changed
     }
 }
+
+extension SQLiteSink {
+    /// Recomputes every `local_date` of the database in `timeZone` and keeps it as the database's zone
+    /// (`healthetl set-timezone`); no export needed. Returns the number of rows whose day changed.
+    public static func changeTimeZone(databasePath: String, to timeZone: TimeZone, lockTimeoutSeconds: Double) throws
+        -> Int
+    {
+        try StoredDatabase.requireFile(databasePath)
+        let target = try SQLiteTarget(path: databasePath, lockTimeoutMilliseconds: Int32(lockTimeoutSeconds * 1000))
+        do {
+            if let error = try SchemaState(of: target.connection).readingError(path: databasePath) { throw error }
+            let changed = try recomputeLocalDates(target.connection, timeZone: timeZone)
+            try RunRecorder.writeSetting(target.connection, "time_zone", timeZone.identifier)
+            let stored = try target.connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
+            let options = try stored.map { try JSONDecoder().decode(RollupOptions.self, from: Data($0.utf8)) }
+            try RollupTables.rebuild(target.connection, timeZone: timeZone, options: options ?? RollupOptions())
+            try target.commit()
+            return changed
+        } catch let error as ImportError {
+            target.rollback()
+            throw error
+        } catch {
+            target.rollback()
+            throw ImportError(.output, "cannot change the time zone: \(error)", file: databasePath)
+        }
+    }
+}

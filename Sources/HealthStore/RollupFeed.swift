@@ -65,7 +65,7 @@ struct RollupFeed {
                     keepFrom: job.refresh?.from ?? Int64.min)
             }
             let sourceID = row.integer(3)
-            let userEntered = row.integer(4) & SQLiteSink.userEnteredFlag != 0
+            let userEntered = row.integer(4) & SampleWriter.userEnteredFlag != 0
             let key = sourceID * 2 + (userEntered ? 1 : 0)
             let source = sources[sourceID] ?? ("", nil)
             let sourceClass =

@@ -8,7 +8,7 @@ enum RemovalReason: String {
     case deleted
     /// A higher sync version took its place.
     case replaced
-    /// A Health Auto Export feed point (origin 1) whose time the next full export covers (FeedMerge.swift).
+    /// A Health Auto Export feed point (`RowOrigin.feed`) whose time the next full export covers (FeedMerge.swift).
     case feedSuperseded = "feed_superseded"
     /// A feed point a later feed file sent again, with other content or not at all, for the span it covers.
     case feedResent = "feed_resent"
@@ -50,9 +50,7 @@ struct RowRemover {
         self.connection = connection
         self.runID = runID
         archive = try TrackedTable.allCases.map { try connection.prepare(Self.archiveSQL($0)) }
-        typeAndIdentity = try TrackedTable.allCases.map {
-            try connection.prepare(ReimportStatements.typeAndIdentitySQL($0))
-        }
+        typeAndIdentity = try TrackedTable.allCases.map { try connection.prepare(Self.typeAndIdentitySQL($0)) }
         deletes = try TrackedTable.allCases.map { table in try Self.deleteSQL(table).map(connection.prepare) }
         deleteSuperseded = try (TrackedTable.sampleTables.map(\.storageName) + ["workout_routes"]).map {
             try connection.prepare("DELETE FROM \"\($0)\" WHERE id = ?1")
@@ -63,32 +61,24 @@ struct RowRemover {
         deletePoints = try connection.prepare("DELETE FROM route_point_rows WHERE route_id = ?1")
     }
 
-    /// Deletes a row and everything hanging off it. A row of an earlier run is first copied to
-    /// `deleted_samples` with `reason`, and leaves `previous`'s rows.
-    func remove(_ table: TrackedTable, id: Int64, reason: RemovalReason, previous: inout PreviousState) throws
-        -> RemovedRow?
+    /// Deletes a row and everything hanging off it; `archiving` (a row of an earlier run) copies it to
+    /// `deleted_samples` with `reason` first. Returns the row's type (as the ledger counts it), identity and
+    /// start, or nil when there is no such row.
+    func remove(_ table: TrackedTable, id: Int64, reason: RemovalReason, archiving: Bool) throws
+        -> (type: String, identity: Int64, start: Int64?)?
     {
-        let rows = previous.tables[table.rawValue]
-        let wasPrevious = previous.isActive && rows.isPrevious(id)
         let found =
-            wasPrevious
+            archiving
             ? try archive[table.rawValue].rows([.integer(runID), .text(reason.rawValue), .integer(id)])
             : try typeAndIdentity[table.rawValue].rows([.integer(id)])
         guard let row = found.first, case .integer(let identity) = row[1] else { return nil }
         for statement in deletes[table.rawValue] { try statement.run([.integer(id)]) }
-        let wasSeen = rows.seen.contains(id)
-        if wasPrevious {
-            previous.tables[table.rawValue].previousCount -= 1
-            previous.tables[table.rawValue].seen.remove(id)
-        }
-        return RemovedRow(
-            type: ChangeLedger.key(table, type: row[0].text ?? ""), identity: identity, wasPrevious: wasPrevious,
-            wasSeen: wasSeen, start: row[2].integer)
+        return (ChangeLedger.key(table, type: row[0].text ?? ""), identity, row[2].integer)
     }
 
     /// Removes a row of this run that a higher sync version superseded (a route; samples go through
     /// `remove`), with its metadata, beats or points.
-    func removeSuperseded(_ table: SQLiteSink.SyncedTable, id: Int64) throws {
+    func removeSuperseded(_ table: SyncedTable, id: Int64) throws {
         let rowDelete: SQLiteStatement? =
             switch table {
             case .routes: deleteSuperseded[3]
@@ -105,29 +95,22 @@ struct RowRemover {
         if table == .routes { try deletePoints.run([.integer(id)]) }
     }
 
-    /// The end of a re-import: the rows of earlier runs inside `scope` that this export no longer has are
-    /// moved to `deleted_samples` and counted in `ledger`. A table whose earlier rows were all met is not
-    /// searched.
-    func removeUnseenRows(previous: inout PreviousState, scope: SampleFilter, ledger: inout ChangeLedger) throws {
-        guard previous.isActive else { return }
-        for table in TrackedTable.allCases where previous.tables[table.rawValue].hasUnseenRows {
-            var unseen: [Int64] = []
-            let rows = previous.tables[table.rawValue]
-            // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
-            // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
-            // Feed rows (origin 1) are not the export's to delete: FeedMerge retires them by their time.
-            let exportRows = table == .correlations ? "" : " AND origin = 0"
-            let scan = try connection.prepare(
-                "SELECT id FROM \"\(table.storageName)\" WHERE id <= ?1\(exportRows) ORDER BY id")
-            scan.bind(1, rows.previousMaxID)
-            try scan.forEachInteger { id in if !rows.seen.contains(id) { unseen.append(id) } }
-            if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }
-            for id in unseen {
-                guard let removed = try remove(table, id: id, reason: .deleted, previous: &previous) else { continue }
-                ledger.countDeleted(removed, table: table)
-            }
-        }
-        ledger.flush()
+    /// The export's rows of a table up to `maxID` (the earlier runs') that are not in `seen` and lie inside
+    /// `scope`: those this export no longer has.
+    func unseenRows(_ table: TrackedTable, through maxID: Int64, seen: SeenRows, scope: SampleFilter) throws
+        -> [Int64]
+    {
+        var unseen: [Int64] = []
+        // In id order, whatever plan SQLite picks: the order gives the rows their deleted_samples ids, which
+        // must not depend on whether the database has statistics (a PostgreSQL working copy has none).
+        // Feed rows are not the export's to delete: FeedMerge retires them by their time.
+        let exportRows = table == .correlations ? "" : " AND \(RowOrigin.export.condition)"
+        let scan = try connection.prepare(
+            "SELECT id FROM \"\(table.storageName)\" WHERE id <= ?1\(exportRows) ORDER BY id")
+        scan.bind(1, maxID)
+        try scan.forEachInteger { id in if !seen.contains(id) { unseen.append(id) } }
+        if !scope.isEmpty { unseen = try unseen.filter { id in try isInScope(table, id: id, scope) } }
+        return unseen
     }
 
     /// Whether an earlier run's row lies inside the run's filters (only then does its absence mean deletion).
@@ -140,7 +123,7 @@ struct RowRemover {
             type: ChangeLedger.key(table, type: row[0].text ?? ""), source: row[1].text ?? "", start: row[2].integer)
     }
 
-    /// Moves every feed row (origin 1) of a sample table that starts before `date` (UTC text) to
+    /// Moves every feed row (`RowOrigin.feed`) of a sample table that starts before `date` (UTC text) to
     /// `deleted_samples` with `reason`, in three statements rather than row by row: feed rows have nothing
     /// hanging off them but metadata (no sync identifiers, correlations or beats). Returns, per type, how many
     /// and the earliest start (FeedMerge.swift: the export that now covers their time).
@@ -148,11 +131,12 @@ struct RowRemover {
         -> [(type: String, count: Int, earliest: Int64?)]
     {
         let stored = table.storageName
+        let feed = RowOrigin.feed.condition
         // Tallied in one pass over the feed index rather than by GROUP BY type, which sorted every row (16 MB
         // for a year of per-minute feed). A feed has few types, so the tally stays small.
         var tally: [Int64: FeedRowTally] = [:]
         let scan = try connection.prepare(
-            "SELECT type_id, unixepoch(start_date) FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1")
+            "SELECT type_id, unixepoch(start_date) FROM \"\(stored)\" WHERE \(feed) AND start_date < ?1")
         scan.bind(1, .text(date))
         try scan.forEachRow { row in
             tally[row.integer(0), default: FeedRowTally()].add(start: row.isNull(1) ? nil : row.integer(1))
@@ -165,14 +149,14 @@ struct RowRemover {
             .sorted { $0.type < $1.type }
         try connection.prepare(
             // In the feed index's order (start, type), not by id: sorting a year of feed rows took 16 MB.
-            Self.archiveSQL(table, rows: "origin = 1 AND start_date < ?3", returning: false)
+            Self.archiveSQL(table, rows: "\(feed) AND start_date < ?3", returning: false)
         )
         .run([.integer(runID), .text(reason.rawValue), .text(date)])
         try connection.prepare(
             "DELETE FROM metadata_rows WHERE parent_table_id = \(MetadataParent(table).rawValue) AND parent_id IN "
-                + "(SELECT id FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1)"
+                + "(SELECT id FROM \"\(stored)\" WHERE \(feed) AND start_date < ?1)"
         ).run([.text(date)])
-        try connection.prepare("DELETE FROM \"\(stored)\" WHERE origin = 1 AND start_date < ?1").run([.text(date)])
+        try connection.prepare("DELETE FROM \"\(stored)\" WHERE \(feed) AND start_date < ?1").run([.text(date)])
         return counts
     }
 
@@ -205,6 +189,20 @@ struct RowRemover {
                  ORDER BY m.rowid))
             FROM "\(table.name)" AS t WHERE \(rows)
             \(returning ? "RETURNING type, identity, unixepoch(start_date)" : "")
+            """
+    }
+
+    /// A row's type, identity and dates in UTC seconds (?1 id).
+    static func typeAndIdentitySQL(_ table: TrackedTable) -> String {
+        if table.storageName != table.name {
+            return """
+                SELECT t.type, r.identity, unixepoch(r.start_date), r.end_seconds, r.creation_seconds
+                FROM "\(table.storageName)" AS r JOIN type_names AS t ON t.id = r.type_id WHERE r.id = ?1
+                """
+        }
+        return """
+            SELECT \(table.typeColumn), identity, unixepoch(start_date), unixepoch(end_date),
+                   unixepoch(creation_date) FROM "\(table.name)" WHERE id = ?1
             """
     }
 

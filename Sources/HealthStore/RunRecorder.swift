@@ -80,14 +80,8 @@ struct RunRecorder {
         }
     }
 
-    /// The highest id given out per table that keeps rows across runs, so ids are never reused.
-    func writeLastIDs(_ ids: RowIDs) throws {
-        let last: [(String, Int64)] = [
-            ("cumulative_samples", ids.cumulative), ("discrete_samples", ids.discrete),
-            ("category_samples", ids.category), ("correlations", ids.correlation), ("workouts", ids.workout),
-            ("workout_events", ids.event), ("workout_activities", ids.activity), ("workout_statistics", ids.statistic),
-            ("workout_routes", ids.route), ("state_of_mind", ids.stateOfMind),
-        ]
+    /// The highest id given out per table that keeps rows across runs (`LastRowIDs`), so ids are never reused.
+    func writeLastIDs(_ last: [(table: String, id: Int64)]) throws {
         for (table, id) in last { try writeSetting("last_id:" + table, String(id)) }
     }
 

@@ -5,27 +5,30 @@ import HealthSchema
 
 /// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
 ///
-/// A front: it opens the database, routes each item to the code that writes its rows, and orders the end of
-/// a run. The rows of the large tables go through writers that own their statements (`SampleRowWriter`,
-/// `MetadataWriter`, `BeatWriter`, `RoutePointWriter`); the rest through `SchemaStatements`, all bound by
-/// column name.
+/// A front: it composes the parts that own the run's state, routes each item to the writer of its kind, and
+/// orders the end of the run. Who writes what:
+///
+/// | part | owns |
+/// |---|---|
+/// | `StoreOpening` | schema preparation and migration, the run's zone, the unit check |
+/// | `RunTally` | rows per table, drops, the sink's warnings, unknown types |
+/// | `ReimportSession` | the earlier runs' rows met, the change ledger, removals (`RowRemover`) |
+/// | `SampleWriter` (`SamplePolicy`) | sample rows and ids, type names, correlation candidates |
+/// | `CorrelationWriter`, `WorkoutWriter`, `RecordWriter`, `DocumentWriter` | their tables' rows and ids |
+/// | `CommonRows` | `sources`, metadata rows, local days |
+/// | `FeedMerge` | the Health Auto Export feed's merge rule and its counts |
+/// | `RunEnd` | the tables computed at the end, the run's record (`RunRecorder`), the commit |
 public final class SQLiteSink {
-    let target: SQLiteTarget
-    package var connection: SQLiteConnection { target.connection }
-    var localDates: LocalDateResolver
-    let statements: SchemaStatements
-    var ids = RowIDs()
-    /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    let correlationCandidates: CorrelationCandidates
     public let options: Options
-    /// Records not stored, by reason: every dropped record is counted.
-    var drops = DropCounts()
-    /// `drops` by the summary's keys (`ImportSummary.dropped`).
-    public var dropped: [String: Int] { drops.bySummaryKey }
-    /// Counted warnings of the sink's own (a document it could not store), merged into the run's.
-    public internal(set) var warnings: [String: Int] = [:]
-    /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
-    public internal(set) var unknownTypes: [String: Int] = [:]
+    private let tally = RunTally()
+    private let session: ReimportSession
+    private let feed: FeedMerge
+    private let samples: SampleWriter
+    private let correlations: CorrelationWriter
+    private let workouts: WorkoutWriter
+    private let records: RecordWriter
+    private let documents: DocumentWriter
+    private let end: RunEnd
 
     /// What the sink does with duplicates and with an existing database.
     public struct Options: Sendable {
@@ -46,81 +49,44 @@ public final class SQLiteSink {
         /// Whether the unit stage runs. A database keeps one choice: rows already stored are matched, not
         /// rewritten, so a change would mix converted and exported units in one column.
         public var convertsUnits = true
-        /// A run of Health Auto Export's feed: rows are marked `origin` 1 and merged by the feed's rule, and
+        /// A run of Health Auto Export's feed: rows are marked `RowOrigin.feed` and merged by the feed's rule, and
         /// nothing else of the database is touched (FeedMerge.swift, docs/incremental.md).
         public var feed = false
         public init() {}
     }
-    /// Counts of rows written, by table.
-    private(set) var rowCounts = RowCounts()
-    /// Rows written, by public table (`ImportSummary.rows`).
-    public var rowsByTable: [String: Int] { rowCounts.byName }
-    /// The `sources` rows, and the row id of each of the decoder's source ids.
-    var sources: SourceTable
-    /// Deletions, replacements and superseded routes: rows out, archived in `deleted_samples` when earlier.
-    let remover: RowRemover
-    /// The table decision of the last type seen, and its `type_names` id: exports are grouped by type.
-    /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
-    var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool, typeID: Int64)?
-    /// The compact sample tables, by `TrackedTable` raw value (cumulative, discrete, category).
-    var sampleWriters: [SampleRowWriter]
-    var metadataWriter: MetadataWriter
-    let beatWriter: BeatWriter
-    let pointWriter: RoutePointWriter
-    /// `type_names`: the id of each sample type.
-    var typeNames: NameDictionary
-
-    /// This run moved a database of an earlier schema version to this one (its commit then compacts the file).
-    var upgradedSchema = false
-    /// More than a quarter of the file is free pages at the end of the run (see `isMostlyFreeSpace`).
-    var mostlyFreeSpace = false
-    /// Matching against the rows of earlier runs (an empty state for a new database).
-    var previous = PreviousState()
-    /// What this run did, per type: counts, fingerprints, earliest changes.
-    var ledger = ChangeLedger()
-    let lookups: ReimportStatements
-    /// `import_runs`, its changes, the anchors and settings, written at the end of the run.
-    let runs: RunRecorder
-    /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
-    public let timeZone: TimeZone
-    /// The feed's merge state (FeedMerge.swift): the cutoff, this file's spans; also used by an export run to
-    /// retire the feed rows it covers.
-    var feedMerge: FeedMerge
-
     /// Opens (or creates) the database and takes its lock. `timeZone` nil means: keep the zone the database
     /// was built with; if a different zone is asked for, every `local_date` is recomputed in it.
     public init(
         path: String, timeZone: TimeZone?, options: Options = Options(), lockTimeoutMilliseconds: Int32 = 10_000
     ) throws {
         self.options = options
-        target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+        let target = try SQLiteTarget(path: path, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         do {
-            let (hadData, upgraded) = try Self.prepareSchema(target.connection, isNew: target.isNew)
-            upgradedSchema = upgraded
-            let stored = try Self.storedTimeZone(target.connection)
-            previous.storedTimeZone = stored?.identifier
-            self.timeZone = timeZone ?? stored ?? TimeZone.current
-            localDates = LocalDateResolver(timeZone: self.timeZone)
-            if hadData, let stored, stored.identifier != self.timeZone.identifier {
-                try Self.recomputeLocalDates(target.connection, timeZone: self.timeZone)
-            }
-            statements = try SchemaStatements(target.connection)
+            let opening = try StoreOpening(target, timeZone: timeZone, convertsUnits: options.convertsUnits)
             let connection = target.connection
-            sampleWriters = try TrackedTable.sampleTables.map { try SampleRowWriter(connection, table: $0) }
-            metadataWriter = try MetadataWriter(target.connection, hadData: hadData)
-            beatWriter = try BeatWriter(target.connection)
-            pointWriter = try RoutePointWriter(target.connection)
-            typeNames = try NameDictionary(target.connection, table: "type_names", column: "type", hadData: hadData)
-            lookups = try ReimportStatements(target.connection)
-            correlationCandidates = try CorrelationCandidates(target.connection)
-            runs = try RunRecorder(target.connection, hadData: hadData)
-            sources = try SourceTable(target.connection, hadData: hadData)
-            remover = try RowRemover(target.connection, runID: runs.runID)
-            feedMerge = try FeedMerge(target.connection)
-            if hadData {
-                try loadPreviousState()
-                try checkUnitSetting()
-            }
+            let lastIDs = opening.hadData ? try LastRowIDs(connection) : LastRowIDs()
+            end = try RunEnd(target, opening: opening, options: options)
+            session = try ReimportSession(
+                connection, lastIDs: opening.hadData ? lastIDs : nil, runID: end.recorder.runID, tally: tally)
+            feed = try FeedMerge(connection, isFeed: options.feed, session: session)
+            let statements = try SchemaStatements(connection)
+            let common = try CommonRows(
+                connection, hadData: opening.hadData, timeZone: opening.timeZone, tally: tally)
+            let policy = SamplePolicy(
+                dropsExactDuplicates: options.dropExactDuplicates,
+                keepsHighestSyncVersion: options.keepHighestSyncVersion, isFeed: options.feed,
+                hasEarlierRows: session.isActive)
+            samples = try SampleWriter(
+                connection, policy: policy, lastIDs: lastIDs, hadData: opening.hadData, statements: statements,
+                common: common, session: session, feed: feed)
+            correlations = CorrelationWriter(
+                statements: statements, lastIDs: lastIDs, common: common, session: session, samples: samples)
+            workouts = try WorkoutWriter(
+                connection, statements: statements, lastIDs: lastIDs, options: options, common: common,
+                session: session, feed: feed)
+            records = RecordWriter(
+                statements: statements, lastIDs: lastIDs, isFeed: options.feed, common: common, feed: feed)
+            documents = DocumentWriter(connection, statements: statements, tally: tally)
         } catch let error as ImportError {
             target.rollback()
             throw error.located(file: path, entry: nil)
@@ -130,46 +96,21 @@ public final class SQLiteSink {
         }
     }
 
-    /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
-    /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
-    /// version 3 added (the run then fills it). Returns whether the database
-    /// holds data of earlier runs to match against.
-    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> (hadData: Bool, upgraded: Bool) {
-        if isNew {
-            // Indexes before the load rather than after: rows arrive grouped by type and in time order within
-            // a type, so keeping these indexes up to date is nearly sequential and runs while the other thread
-            // decodes, instead of a single-threaded sort at the end.
-            try Schema.createTables(connection)
-            try Schema.createIndexes(connection)
-            return (false, false)
-        }
-        switch try SchemaState(of: connection) {
-        case .empty:
-            return try prepareSchema(connection, isNew: true)
-        case .current:
-            return (true, false)
-        case .older(1):
-            try SchemaMigration.fromVersion1(connection)
-            return (true, false)
-        case .older(2):
-            try SchemaMigration.fromVersion2(connection)
-            try SchemaMigration.fromVersion3(connection)
-            return (true, true)
-        case .older(3):
-            try SchemaMigration.fromVersion3(connection)
-            return (true, true)
-        case .older(let version), .newer(let version):
-            throw ImportError(
-                .output,
-                "the database was not written by this version of healthetl (user_version \(version), expected "
-                    + "\(Schema.userVersion))", hint: "import into a new file")
-        case .foreign:
-            // Another application's SQLite file, never to be written into.
-            throw ImportError(
-                .output, "not a healthetl database (it holds another application's tables)",
-                hint: "import into a new file")
-        }
-    }
+    package var connection: SQLiteConnection { end.target.connection }
+    /// The zone `local_date` is computed in: the one asked for, else the database's, else the machine's.
+    public var timeZone: TimeZone { end.opening.timeZone }
+    /// Whether this run updates a database that earlier runs wrote (most samples are then only looked up).
+    public var updatesExistingDatabase: Bool { session.isActive }
+    /// Rows written, by public table (`ImportSummary.rows`).
+    public var rowsByTable: [String: Int] { tally.rows.byName }
+    /// Records not stored, by the summary's keys (`ImportSummary.dropped`).
+    public var dropped: [String: Int] { tally.drops.bySummaryKey }
+    /// Counted warnings of the sink's own (a document it could not store), merged into the run's.
+    public var warnings: [String: Int] { tally.warnings }
+    /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
+    public var unknownTypes: [String: Int] { tally.unknownTypes }
+
+    // MARK: Items
 
     public func write(_ item: ExportItem) throws { try write(item, sampleIdentity: nil) }
 
@@ -177,125 +118,86 @@ public final class SQLiteSink {
     /// thread, which has time to spare in a first import).
     public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
         do {
-            if previous.isActive, !previous.snapshotsCleared, !options.feed { try clearSnapshotTables() }
-            try writeItem(item, sampleIdentity: sampleIdentity)
+            if !options.feed { try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind) }
+            switch item {
+            case .sample(let sample): try samples.writeTopLevel(sample, identity: sampleIdentity)
+            case .correlation(let correlation): try correlations.write(correlation)
+            case .workout(let workout): try workouts.write(workout)
+            case .header(_, let exportDate):  // the rest goes to import_runs
+                try session.checkExportDate(exportDate, allowOlder: options.allowOlderExport, path: end.target.path)
+            case .characteristics(let me): try records.writeMe(me)
+            case .activitySummary(let summary): try records.writeActivitySummary(summary)
+            case .clinicalRecord(let record): try records.writeClinicalRecord(record)
+            case .audiogram(let audiogram): try records.writeAudiogram(audiogram)
+            case .visionPrescription(let prescription): try records.writeVisionPrescription(prescription)
+            case .electrocardiogram(let recording): try records.writeECG(recording)
+            case .stateOfMind(let entry): try records.writeStateOfMind(entry)
+            case .document(let document): try documents.write(document)
+            }
         } catch let error as SQLiteError {
-            throw runError(error)
+            throw end.runError(error)
         }
     }
 
-    /// Whether more than a quarter of the file is free pages (after a schema upgrade, or a run that deleted
-    /// much): the commit then compacts it.
-    static func isMostlyFreeSpace(_ connection: SQLiteConnection) throws -> Bool {
-        let free = try connection.scalar("PRAGMA freelist_count").integer ?? 0
-        let total = try connection.scalar("PRAGMA page_count").integer ?? 0
-        return free > 64 && free * 4 > total
+    /// Starts a feed file: rows written from here on are the file's own.
+    public func beginFeedFile() {
+        feed.beginFile(lastIDs: samples.lastIDs + [correlations.lastID, workouts.lastWorkoutID])
     }
 
-    /// Whether this run updates a database that earlier runs wrote (most samples are then only looked up).
-    public var updatesExistingDatabase: Bool { previous.isActive }
+    /// Ends a feed file: the feed rows it covers and did not repeat are replaced by its points (FeedMerge.swift).
+    public func endFeedFile(spans: [String: (start: Int64, end: Int64)]) throws {
+        do {
+            try feed.endFile(spans: spans)
+        } catch let error as SQLiteError {
+            throw end.runError(error)
+        }
+    }
+
+    // MARK: The end of a run
 
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
-            try finishFeedMerge(&summary)  // Health Auto Export feed (FeedMerge.swift)
-            if !options.feed {
-                try remover.removeUnseenRows(previous: &previous, scope: options.scope, ledger: &ledger)
-            }
-            ledger.flush()
-            summary.changes = ledger.changes.filter {
+            try feed.finish(&summary)
+            if !options.feed { try session.removeUnseenRows(scope: options.scope) }
+            let changes = session.closeLedger()
+            summary.changes = changes.filter {
                 $0.value.added + $0.value.replaced + $0.value.deleted + $0.value.unchanged > 0
             }
-            try connection.execute("DELETE FROM workout_duplicates")
-            let linked = try linkProbableDuplicateWorkouts()
-            if linked > 0 {
-                summary.stages["dedup", default: [:]]["workouts linked as probable duplicates (kept)"] = linked
-            }
-            try WorkoutTotals.fill(connection)
-            try WorkoutTotals.updateLocalStarts(connection, timeZone: timeZone, onlyMissing: true)
-            try DataTypesTable.rebuild(connection)
+            try end.completeTables(&summary)
             summary.timeZone = timeZone.identifier
-            try rebuildRollups(into: &summary, full: try needsFullRollups())
-            // A feed run sees only part of each type: its fingerprints would not be the type's (FeedMerge.swift).
-            if !options.feed {
-                try runs.writeAnchors(ledger.changes, exportDate: summary.exportDate, scope: options.scope)
-            }
-            try runs.writeRun(summary)
-            try runs.writeChanges(ledger.changes)
-            try runs.writeSetting("time_zone", timeZone.identifier)
-            try runs.writeSetting("units", options.convertsUnits ? "converted" : "as exported")
-            try runs.writeLastIDs(ids)
-            // A sampled ANALYZE: enough for the query planner, and fast on a multi-GB database.
-            try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
-            mostlyFreeSpace = try Self.isMostlyFreeSpace(connection)
+            try end.rebuildRollups(
+                into: &summary, changes: changes, full: try end.needsFullRollups(hasEarlierRows: session.isActive))
+            try end.record(summary, changes: changes, lastIDs: lastIDs)
         } catch let error as SQLiteError {
-            target.rollback()
-            throw runError(error)
+            end.target.rollback()
+            throw end.runError(error)
         }
-        let logLeft = try target.commit(compact: upgradedSchema || mostlyFreeSpace)
-        if let failure = target.compactionFailure {
-            summary.warnings[StoreWarning.notCompacted(failure).summaryKey] = 1
-        }
-        if logLeft > 0 {
-            let name = (target.path as NSString).lastPathComponent
-            summary.warnings[StoreWarning.logNotEmptied(databaseName: name).summaryKey] = Int(logLeft)
-        }
+        try end.commit(&summary)
         return summary
     }
 
-    /// An SQLite failure during the run as the user sees it: a statement that a signal stopped
-    /// (`sqlite3_interrupt`, in any phase: the load, the rollups, the bookkeeping) is the interruption, not a
-    /// fault of the database.
-    func runError(_ error: SQLiteError) -> ImportError {
-        Interruption.error(file: target.path) ?? ImportError(.output, "\(error)", file: target.path)
+    /// The last id each writer gave out, by table.
+    private var lastIDs: [(String, Int64)] {
+        zip(TrackedTable.sampleTables.map(\.name), samples.lastIDs).map { ($0, $1) }
+            + [("correlations", correlations.lastID)] + workouts.lastIDs
+            + [("state_of_mind", records.lastStateOfMindID)]
     }
 
-    /// Rolls back, then records the failed run in `import_runs` when the database existed before it (a new
-    /// one is simply not created). Recording is best effort: the error that ended the run matters more.
+    /// The newest successful run, for the unchanged-input shortcut: its input fingerprint.
+    public func lastInputFingerprint() throws -> String? {
+        try connection.scalar(
+            "SELECT input_fingerprint FROM import_runs WHERE outcome IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1"
+        ).text
+    }
+
+    /// Records a run that found the same input as the last successful one, and changes nothing else.
+    public func finishUnchanged(_ summary: ImportSummary) throws -> ImportSummary {
+        try end.finishUnchanged(summary)
+    }
+
+    /// Rolls back, then records the failed run in `import_runs` when the database existed before it.
     public func abort(recording error: Error, summary: ImportSummary) {
-        target.rollback()
-        defer { target.close() }
-        guard !target.isNew else { return }
-        do {
-            try target.beginRecord()
-            var summary = summary
-            summary.outcome = (error as? ImportError)?.kind == .refused ? "refused" : "failed"
-            summary.error = "\(error)"
-            try runs.writeRun(summary)
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-        }
+        end.abort(recording: error, summary: summary)
     }
-
-    @inline(__always) func count(_ table: WrittenTable, _ increment: Int = 1) { rowCounts.add(table, increment) }
-
-    func warn(_ warning: StoreWarning, count: Int = 1) { warnings[warning.summaryKey, default: 0] += count }
-}
-
-/// Row ids assigned by the sink, so children can reference parents without asking SQLite.
-struct RowIDs {
-    var cumulative: Int64 = 0
-    var discrete: Int64 = 0
-    var category: Int64 = 0
-    var correlation: Int64 = 0
-    var workout: Int64 = 0
-    var event: Int64 = 0
-    var activity: Int64 = 0
-    var statistic: Int64 = 0
-    var route: Int64 = 0
-    var summary: Int64 = 0
-    var ecg: Int64 = 0
-    var clinical: Int64 = 0
-    var audiogram: Int64 = 0
-    var vision: Int64 = 0
-    var stateOfMind: Int64 = 0
-}
-
-/// Memory for formatting dates, owned by an object so it is freed even when the sink's init throws (a
-/// property allocated in place would leak then: deinit does not run for a half-initialised class).
-final class ScratchBuffer {
-    let bytes: UnsafeMutablePointer<UInt8>
-    init(byteCount: Int) { bytes = .allocate(capacity: byteCount) }
-    deinit { bytes.deallocate() }
 }

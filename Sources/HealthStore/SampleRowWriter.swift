@@ -41,11 +41,10 @@ struct SampleRowWriter {
         origin = try insert.parameter("origin")
     }
 
-    /// Binds every column of `sample`'s row but the identity (`store` binds it). `origin`: 1 for a row of
-    /// Health Auto Export's feed.
+    /// Binds every column of `sample`'s row but the identity (`store` binds it).
     mutating func bind(
         _ sample: borrowing Sample, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
-        flags rowFlags: Int64, origin rowOrigin: Int64
+        flags rowFlags: Int64, origin rowOrigin: RowOrigin
     ) {
         let statement = insert.statement
         statement.bind(id, rowID)
@@ -94,7 +93,7 @@ struct SampleRowWriter {
         }
         statement.bind(flags, rowFlags)
         statement.bind(line, Int64(sample.line))
-        statement.bind(origin, rowOrigin)
+        statement.bind(origin, rowOrigin.rawValue)
     }
 
     /// Stores the bound row with `identity`; false when a row with the same type, start and identity is
@@ -126,4 +125,12 @@ struct SampleRowWriter {
     private func bindSeconds(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?) {
         if let instant { statement.bind(index, instant.seconds) } else { statement.bindNull(index) }
     }
+}
+
+/// Memory for formatting dates, owned by an object so it is freed even when the sink's init throws (a
+/// property allocated in place would leak then: deinit does not run for a half-initialised class).
+final class ScratchBuffer {
+    let bytes: UnsafeMutablePointer<UInt8>
+    init(byteCount: Int) { bytes = .allocate(capacity: byteCount) }
+    deinit { bytes.deallocate() }
 }

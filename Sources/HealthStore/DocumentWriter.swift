@@ -10,23 +10,31 @@ import HealthSQLite
 /// entry that inflates to another size or fails its CRC, a file that changed while being read) is removed
 /// again and counted as a warning; one that SQLite cannot hold as one value is not stored, and the warning
 /// says which and how large.
-extension SQLiteSink {
+struct DocumentWriter {
     static let documentChunkSize = 256 * 1024
     /// Room for the row's other bytes (record header, name) within SQLite's length limit.
     private static let documentRowOverhead = 64
+    private let connection: SQLiteConnection
+    private let insert: TableInsert
+    private let tally: RunTally
 
-    func writeDocument(_ document: StoredDocument) throws {
+    init(_ connection: SQLiteConnection, statements: SchemaStatements, tally: RunTally) {
+        self.connection = connection
+        insert = statements.document
+        self.tally = tally
+    }
+
+    func write(_ document: StoredDocument) throws {
         let limit = connection.lengthLimit
         let rowBytes = document.size.addingReportingOverflow(
             UInt64(document.name.utf8.count + Self.documentRowOverhead))
         guard !rowBytes.overflow, rowBytes.partialValue <= UInt64(limit) else {
-            warn(
+            tally.warn(
                 .documentNotStored(
                     "\(document.file): \(document.entry): \(document.size) bytes, more than the \(limit) bytes "
                         + "SQLite holds in one value"))
             return
         }
-        let insert = statements.document
         insert.statement.bind(try insert.parameter("name"), document.name)
         insert.statement.bindZeroBlob(try insert.parameter("content"), count: Int(document.size))
         try insert.statement.run()
@@ -38,10 +46,10 @@ extension SQLiteSink {
             // without a rollback journal.)
             try connection.execute("DELETE FROM documents WHERE rowid = \(rowid)")
             let located = (error as? ImportError)?.located(file: document.file, entry: document.entry)
-            warn(.documentNotStored(located.map(String.init(describing:)) ?? "\(document.entry): \(error)"))
+            tally.warn(.documentNotStored(located.map(String.init(describing:)) ?? "\(document.entry): \(error)"))
             return
         }
-        count(.documents)
+        tally.count(.documents)
     }
 
     /// Copies the document's stream into the row's blob, checking that it holds exactly the announced bytes.

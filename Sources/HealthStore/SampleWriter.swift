@@ -1,0 +1,179 @@
+import HealthModel
+import HealthSQLite
+import HealthSchema
+
+/// The samples: each goes where `SamplePolicy` decides, and a new one is written into its compact table
+/// (`SampleRowWriter`) with its metadata and beats. Owns the sample tables' row ids, `type_names`, and the
+/// top-level samples a correlation may list again as children (`CorrelationCandidates`).
+final class SampleWriter: SampleLookups {
+    private let connection: SQLiteConnection
+    private let policy: SamplePolicy
+    private let origin: RowOrigin
+    /// The compact sample tables, by `TrackedTable` raw value (cumulative, discrete, category).
+    private var rowWriters: [SampleRowWriter]
+    /// The last id given out per sample table, by `TrackedTable` raw value.
+    private(set) var lastIDs: [Int64]
+    /// `type_names`: the id of each sample type.
+    private var typeNames: NameDictionary
+    /// The table decision of the last type seen, and its `type_names` id: exports are grouped by type.
+    /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
+    private var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool, typeID: Int64)?
+    private let beats: BeatWriter
+    /// Top-level samples that a correlation may list again as children, by identity → (table, id).
+    private let correlationCandidates: CorrelationCandidates
+    private let sync: SyncVersions
+    private let common: CommonRows
+    private let session: ReimportSession
+    private let feed: FeedMerge
+
+    init(
+        _ connection: SQLiteConnection, policy: SamplePolicy, lastIDs: LastRowIDs, hadData: Bool,
+        statements: SchemaStatements, common: CommonRows, session: ReimportSession, feed: FeedMerge
+    ) throws {
+        self.connection = connection
+        self.policy = policy
+        origin = policy.isFeed ? .feed : .export
+        rowWriters = try TrackedTable.sampleTables.map { try SampleRowWriter(connection, table: $0) }
+        self.lastIDs = TrackedTable.sampleTables.map { lastIDs[$0] }
+        typeNames = try NameDictionary(connection, table: "type_names", column: "type", hadData: hadData)
+        beats = try BeatWriter(connection)
+        correlationCandidates = try CorrelationCandidates(connection)
+        sync = SyncVersions(statements)
+        self.common = common
+        self.session = session
+        self.feed = feed
+    }
+
+    /// Correlation children are listed again at top level; only the types that can be children are
+    /// remembered (blood pressure and dietary), which keeps the map small.
+    static func mayBeCorrelationChild(_ type: String) -> Bool {
+        type.hasPrefix("HKQuantityTypeIdentifierDietary") || type.hasPrefix("HKQuantityTypeIdentifierBloodPressure")
+    }
+
+    /// A sample at the top level of the export.
+    func writeTopLevel(_ sample: Sample, identity: Int64? = nil) throws {
+        let identity = identity ?? SampleIdentity.fingerprint(sample)
+        guard let (table, id) = try write(sample, identity: identity) else { return }
+        if lastKind?.correlationChild == true {
+            try correlationCandidates.remember(identity, (table, id))
+        }
+    }
+
+    /// The row of a correlation's child: the top-level sample it repeats, else the child stored here (not
+    /// repeated at top level, against the format's rule). Nil when it is not stored.
+    func correlationChild(_ child: Sample, identity: Int64) throws -> (table: TrackedTable, id: Int64)? {
+        if let existing = try correlationCandidates[identity] { return existing }
+        guard let (table, id) = try write(child, identity: identity) else { return nil }
+        try correlationCandidates.remember(identity, (table, id))
+        return (table, id)
+    }
+
+    /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
+    /// stored (an exact duplicate, or an older sync version). In a re-import, a sample already in the
+    /// database is only looked up, never written.
+    func write(_ sample: Sample, identity: Int64) throws -> (TrackedTable, Int64)? {
+        let (table, typeID) = try kind(of: sample)
+        switch try policy.destination(of: sample, table: table, typeID: typeID, identity: identity, lookups: self) {
+        case .notStored(let reason):
+            if let reason { common.tally.drop(reason) }
+            return nil
+        case .keptFeedRow(let id):
+            return (table, id)
+        case .matched(let id):
+            session.countUnchanged(
+                table, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
+                creation: sample.creationDate)
+            return (table, id)
+        case .insert(let insertion):
+            return try insert(sample, table: table, typeID: typeID, insertion)
+        }
+    }
+
+    /// The sample's table and type id; a type missing from the catalog is counted.
+    @inline(__always) private func kind(of sample: Sample) throws -> (TrackedTable, Int64) {
+        if lastKind?.type != sample.type {
+            let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
+            lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type), try typeNames.id(of: sample.type))
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        // Set just above.
+        let current = lastKind!
+        if current.kind == nil { common.tally.noteUnknownType(sample.type) }
+        switch current.kind ?? TypeCatalog.kind(of: sample) {
+        case .cumulative: return (.cumulative, current.typeID)
+        case .discrete: return (.discrete, current.typeID)
+        case .category: return (.category, current.typeID)
+        }
+    }
+
+    private func insert(_ sample: Sample, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion)
+        throws -> (TrackedTable, Int64)?
+    {
+        let replacing = try insertion.replaces.map(session.replaceSample) ?? false
+        let index = table.rawValue
+        lastIDs[index] += 1
+        let id = lastIDs[index]
+        let sourceID = try common.writeSource(sample.source)
+        let localDay = (sample.startDate ?? sample.endDate).map { common.day(of: $0, metadata: sample.metadata) }
+        let flags = Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0)
+        rowWriters[index].bind(
+            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags, origin: origin)
+        // The insert is the look-up: the UNIQUE (type_id, start_date, identity) index refuses a taken identity.
+        let placement = try insertion.duplicates.place(insertion.identity) { candidate in
+            try rowWriters[index].store(identity: candidate, connection) ? .free : .taken
+        }
+        guard case .free(let identity) = placement else {
+            common.tally.drop(.exactDuplicate)
+            lastIDs[index] -= 1  // the id was not used
+            return nil
+        }
+        common.tally.count(WrittenTable(table))
+        session.countInserted(
+            table, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
+            creation: sample.creationDate, replacing: replacing)
+        if let key = insertion.sync {
+            try sync.remember(source: sample.source.name, key: key, row: SyncedRow(table: .samples(table), id: id))
+        }
+        try common.writeMetadata(sample.metadata, parent: MetadataParent(table), id: id)
+        if !sample.beats.isEmpty {
+            try beats.write(sample.beats, sampleID: id)
+            common.tally.count(.hrvBeats, sample.beats.count)
+        }
+        return (table, id)
+    }
+
+    /// The `flags` bit of samples entered by hand; set here rather than in `SampleFlags`, which lists problems.
+    static let userEnteredFlag: Int64 = 512
+
+    static func isUserEntered(_ metadata: [MetadataEntry]) -> Bool {
+        !metadata.isEmpty && metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
+    }
+
+    // MARK: SampleLookups, from the database
+
+    func feedPlacement(of sample: Sample, table: TrackedTable, identity: Int64) throws -> FeedPlacement {
+        try feed.place(sample, table: table, identity: identity)
+    }
+
+    func hasRowWithoutStart(_ table: TrackedTable, typeID: Int64, identity: Int64) throws -> Bool {
+        try rowWriters[table.rawValue].find(typeID: typeID, start: nil, identity: identity) != nil
+    }
+
+    func matchEarlierRow(_ table: TrackedTable, typeID: Int64, start: Timestamp?, identity: Int64) throws
+        -> DuplicateRule.Probe
+    {
+        guard let id = try rowWriters[table.rawValue].find(typeID: typeID, start: start, identity: identity) else {
+            return .free
+        }
+        return session.markSeen(table, id: id) ? .matched(id) : .taken
+    }
+
+    func storedSync(source: String, identifier: String) throws -> (row: SyncedRow, version: Int64)? {
+        try sync.stored(source: source, identifier: identifier)
+    }
+
+    func isUnseenEarlierRow(_ row: SyncedRow) -> Bool {
+        guard case .samples(let table) = row.table else { return false }
+        return session.isUnseenEarlierRow(table, id: row.id)
+    }
+}
