@@ -153,10 +153,15 @@ public final class SQLiteSink {
         case .older(2):
             try SchemaMigration.fromVersion2(connection)
             try SchemaMigration.fromVersion3(connection)
+            try SchemaMigration.fromVersion4(connection)
             return (true, true)
         case .older(3):
             try SchemaMigration.fromVersion3(connection)
+            try SchemaMigration.fromVersion4(connection)
             return (true, true)
+        case .older(4):
+            try SchemaMigration.fromVersion4(connection)
+            return (true, false)
         case .older(let version), .newer(let version):
             throw ImportError(
                 .output,

@@ -91,10 +91,19 @@ enum SchemaMigration {
             """)
         for compact in Schema.compactTables { try connection.execute("DROP TABLE \"\(compact.publicName)\"") }
         for view in Schema.views { try connection.execute(view) }
-        for index in Schema.indexes {
+        for index in Schema.indexes where !Schema.baselineIndexes.contains(index) {  // `fromVersion4` adds them
             try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
         try connection.execute("PRAGMA user_version = 4")
+    }
+
+    /// Version 5 added `baselines`, computed here from the rollups the database has (the run then updates it
+    /// with the rollups it rebuilds, as in any database).
+    static func fromVersion4(_ connection: SQLiteConnection) throws {
+        for table in Schema.baselineTables { try connection.execute(table.createSQL) }
+        for index in Schema.baselineIndexes { try connection.execute(index) }
+        try BaselineTable.update(connection, only: nil)
+        try connection.execute("PRAGMA user_version = 5")
     }
 
     /// SQL for an offset's text (`-04:00`) in seconds.
