@@ -142,14 +142,8 @@ package enum Baseline {
 
 /// Calendar days as whole numbers (days since 1970-01-01, proleptic Gregorian), for windows of days.
 package enum CivilDay {
-    /// `2024-03-31` → its day number; nil for text of another shape.
-    package static func number(_ text: some StringProtocol) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
-            let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        return Timestamp.daysFromCivil(year, month, day)
-    }
+    /// `2024-03-31` → its day number; nil for text of another shape or a day that does not exist.
+    package static func number(_ text: String) -> Int? { PipelineDate.dayNumber(text) }
 
     /// A day number → `2024-03-31`.
     package static func text(_ number: Int) -> String {

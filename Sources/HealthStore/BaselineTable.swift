@@ -27,10 +27,13 @@ enum BaselineTable {
             let names = try connection.prepare("SELECT DISTINCT type FROM rollups WHERE period = 'day' ORDER BY type")
             try names.forEachRow { types.append($0.text(0) ?? "") }
         }
+        // By the type's index (the unary `+` keeps SQLite off the (period, label) index, which would read every
+        // type's days for each type), from two days before the first day read (offsets are under a day).
         let days = try connection.prepare(
             """
             SELECT column_name, label, value FROM rollups
-            WHERE type = ?1 AND period = 'day' AND label >= ?2 AND value IS NOT NULL ORDER BY column_name, label
+            WHERE type = ?1 AND period_start >= ?3 AND +period = 'day' AND +label >= ?2 AND value IS NOT NULL
+            ORDER BY column_name, label
             """)
         // swift-format-ignore: NeverForceUnwrap
         let insert = try connection.prepare(Schema.tables.first { $0.name == "baselines" }!.insertSQL())
@@ -38,7 +41,9 @@ enum BaselineTable {
         for type in types {
             let first = firstDays?[type] ?? .min
             days.bind(1, type)
-            days.bind(2, dayText(first == .min ? .min : first - Baseline.reach))
+            let firstRead = first == .min ? Int.min : first - Baseline.reach
+            days.bind(2, dayText(firstRead))
+            days.bind(3, firstRead == .min ? "" : dayText(firstRead - 2))
             var column = ""
             var series: [Baseline.Day] = []
             func flush() throws {
