@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "HealthSQLite", dependencies: ["HealthModel", "CSQLite"], swiftSettings: release),
         // The schema, described once (tables, views, docs), its migrations, and what every reader of a database
         // shares: opening it to read (StoredDatabase), its lock's holder, AtomicFile.
-        .target(name: "HealthSchema", dependencies: ["HealthModel", "HealthSQLite"], swiftSettings: release),
+        .target(
+            name: "HealthSchema", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite"], swiftSettings: release
+        ),
         // The SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
         .target(
             name: "HealthStore", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema"],

@@ -37,6 +37,13 @@ calls = [
     ("sql count(*) workouts", {"query": "SELECT count(*) FROM workouts"}),
     ("sql steps per month", {"query": "SELECT substr(date, 1, 7) AS month, sum(value) FROM daily_rollups "
                              "WHERE type = 'HKQuantityTypeIdentifierStepCount' AND statistic = 'sum' GROUP BY month"}),
+    ("baseline 3 metrics, 1 month", {"metrics": ["RestingHeartRate", "HRV", "Steps"], "start": month_ago, "end": last}),
+    ("baseline HR, 1 year", {"metrics": ["RestingHeartRate"], "start": year_ago, "end": last}),
+    ("compare steps, 1 year vs 10 years", {"metric": "Steps", "first_start": first, "first_end": last,
+                                           "second_start": year_ago, "second_end": last}),
+    ("correlate steps and resting HR, 10 years, lag 1", {"x": "Steps", "y": "RestingHeartRate", "start": first,
+                                                         "end": last, "lag_days": 1}),
+    ("unusual, 10 years", {}),
 ]
 names = {label: label.split(" ")[0].rstrip(",") for label, _ in calls}
 

@@ -4,7 +4,7 @@
 usage:
   check-csv-export.py csv --db health.sqlite --dir out/ --dialect standard|excel
       Every *.csv in out/ against its table: header = the table's columns, same row count, rows in id order
-      (rollups.csv: by type, period from the shortest, start and statistic),
+      (rollups.csv: by type, period from the shortest, start and statistic; baselines.csv: by metric and day),
       and every cell equal to the database value (numbers parsed as float/int, instants as the same moment,
       BLOBs as base64 or, for excel, empty; excel text may carry the formula guard ' or be left empty when
       longer than 32,767 characters). Also: CRLF line ends, UTF-8, BOM only in the excel flavour.
@@ -107,6 +107,7 @@ def check_line_ends(raw, name, errors):
 # Tables written in an order of their own rather than by rowid (docs/csv.md).
 ROW_ORDERS = {
     "rollups": "type, instr('hour day  week month', period), period, period_start, statistic",
+    "baselines": "column_name, date",
 }
 
 

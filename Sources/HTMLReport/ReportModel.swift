@@ -16,7 +16,7 @@ public struct ReportModel: Sendable, Equatable {
 
 /// The report's sections; `--sections` picks some of them.
 public enum ReportSection: String, Sendable, CaseIterable, Equatable {
-    case activity, sleep, heart, body, workouts
+    case activity, sleep, heart, body, workouts, changes
 
     public var title: String {
         switch self {
@@ -25,6 +25,7 @@ public enum ReportSection: String, Sendable, CaseIterable, Equatable {
         case .heart: "Heart"
         case .body: "Body"
         case .workouts: "Workouts"
+        case .changes: "What changed"
         }
     }
 }
@@ -149,6 +150,10 @@ public struct ReportChart: Sendable, Equatable {
     public var note: String
     public var style: Style
     public var series: [ReportSeries]
+    /// The person's normal per day under the first series (mean ± sd of the 28 days before: docs/baselines.md).
+    public var band: [ReportBand] = []
+    /// Unusual days (docs/baselines.md, "Unusual days") on the chart's axis.
+    public var marks: [String] = []
 
     public init(id: String, title: String, unit: String, note: String, style: Style, series: [ReportSeries]) {
         self.id = id
@@ -160,6 +165,13 @@ public struct ReportChart: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { series.allSatisfy { $0.points.isEmpty } }
+}
+
+/// One day of a normal band: its low and high edge.
+public struct ReportBand: Sendable, Equatable {
+    public var label: String
+    public var low: Double
+    public var high: Double
 }
 
 public struct ReportTable: Sendable, Equatable {

@@ -44,9 +44,11 @@ struct ReportReader {
             case .heart: content = try heart()
             case .body: content = try body()
             case .workouts: content = try workouts(first: first, last: last)
+            case .changes: content = try changes(last: last)
             }
             if !content.isEmpty { model.sections.append(content) }
         }
+        if resolution == .day { try addNormals(to: &model, first: first, last: last) }
         return model
     }
 

@@ -139,6 +139,7 @@ enum ReportRenderer {
     }
 
     static let style = """
+        .band{fill:#8e8e93;opacity:.18}.unusual{fill:#d70015}\
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;\
         max-width:1000px;margin:0 auto;padding:16px 20px}
         h1{font-size:24px;margin:8px 0}h2{font-size:20px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:28px}

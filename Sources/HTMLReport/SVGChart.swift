@@ -27,6 +27,7 @@ struct SVGChart {
             """
         out += grid(scale)
         out += xLabels()
+        out += band(index: index, scale: scale)
         switch chart.style {
         case .bars:
             if let first = chart.series.first {
@@ -42,7 +43,35 @@ struct SVGChart {
                 out += line(series, colour: series.colour ?? offset, index: index, scale: scale, dots: true)
             }
         }
-        return out + "</svg>\n"
+        return out + marks(index: index) + "</svg>\n"
+    }
+
+    /// The normal band: one grey column per day from its low to its high edge, under the bars and lines.
+    private func band(index: [String: Int], scale: Scale) -> String {
+        var out = ""
+        for day in chart.band {
+            guard let position = index[day.label], day.low.isFinite, day.high.isFinite else { continue }
+            let top = y(min(day.high, scale.high), scale)
+            let bottom = y(max(day.low, scale.low), scale)
+            guard bottom > top else { continue }
+            out +=
+                "<rect class=\"band\" x=\"\(Self.f(Self.left + slot * Double(position)))\" y=\"\(Self.f(top))\" "
+                + "width=\"\(Self.f(slot))\" height=\"\(Self.f(bottom - top))\" data-band=\"\(ReportFormat.escape(day.label))\"/>"
+        }
+        return out.isEmpty ? "" : out + "\n"
+    }
+
+    /// A small red triangle above each unusual day.
+    private func marks(index: [String: Int]) -> String {
+        var out = ""
+        for label in chart.marks {
+            guard let position = index[label] else { continue }
+            let x = Self.left + slot * (Double(position) + 0.5)
+            out +=
+                "<path class=\"unusual\" d=\"M\(Self.f(x - 4)),\(Self.f(Self.top - 8))h8l-4,7z\" data-unusual=\"\(ReportFormat.escape(label))\">"
+                + "<title>\(ReportFormat.escape(label)): unusual day (several signals far from normal)</title></path>\n"
+        }
+        return out
     }
 
     /// "Steps per day, 2024-03-24 to 2024-04-06: 14 values from 2,345 to 12,345."

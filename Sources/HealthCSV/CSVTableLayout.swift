@@ -69,6 +69,8 @@ package struct CSVTableLayout {
         "rollups":
             "t.type, CASE t.period WHEN 'hour' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 WHEN 'month' THEN 3 END, "
             + "t.period, t.period_start, t.statistic",
+        // Recomputed by parts like the rollups.
+        "baselines": "t.column_name, t.date",
     ]
 
     /// An instant is a TEXT column named `…_date` (except `local_date`, a calendar day) or documented as UTC

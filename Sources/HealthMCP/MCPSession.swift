@@ -22,6 +22,7 @@ package final class MCPSession {
     package static let tools: [ToolDefinition] = [
         OverviewTool.definition, ListMetricsTool.definition, MetricSeriesTool.definition, SleepNightsTool.definition,
         WorkoutsTool.definition, WorkoutDetailTool.definition, SamplesTool.definition, SQLTool.definition,
+        BaselineTool.definition, CompareTool.definition, CorrelateTool.definition, UnusualTool.definition,
     ]
 
     private let context: ToolContext

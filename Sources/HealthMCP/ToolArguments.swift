@@ -27,6 +27,26 @@ package struct ToolArguments {
         return text
     }
 
+    /// A list of strings; a single string counts as a list of one.
+    package func strings(_ name: String, count: ClosedRange<Int>) throws(ToolError) -> [String]? {
+        guard let value = value(name) else { return nil }
+        let list: [String]
+        switch value {
+        case .string(let text): list = [text]
+        case .array(let items):
+            list = items.compactMap(\.stringValue)
+            guard list.count == items.count else {
+                throw ToolError.argument(name: name, reason: "must be a list of strings")
+            }
+        default: throw ToolError.argument(name: name, reason: "must be a list of strings")
+        }
+        guard count.contains(list.count) else {
+            throw ToolError.argument(
+                name: name, reason: "must hold \(count.lowerBound) to \(count.upperBound) names, not \(list.count)")
+        }
+        return list
+    }
+
     package func requiredString(_ name: String) throws(ToolError) -> String {
         guard let text = try string(name), !text.trimmingWhitespace.isEmpty else {
             throw ToolError.argument(name: name, reason: "is required")

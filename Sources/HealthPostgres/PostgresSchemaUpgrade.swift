@@ -1,7 +1,7 @@
 import HealthSchema
 import HealthStore
 
-/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4),
+/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4 → 5),
 /// inside the transaction of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: an upgrade
 /// that fails or is killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
 enum PostgresSchemaUpgrade {
@@ -16,6 +16,10 @@ enum PostgresSchemaUpgrade {
         if version == "3" {
             try fromVersion3(connection)
             version = "4"
+        }
+        if version == "4" {
+            for statement in fromVersion4 { try connection.execute(statement) }
+            version = "5"
         }
         return version
     }
@@ -35,6 +39,15 @@ enum PostgresSchemaUpgrade {
         ] + PostgresSchema.indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } } + [
             "UPDATE \(name).schema_info SET value = '3' WHERE key = 'schema_version'"
         ]
+    }
+
+    /// Version 5 added `baselines` (`SchemaMigration.fromVersion4` for SQLite). Each person's rows are computed
+    /// by their next import: the working copy finds the table empty and computes it whole (`BaselineTable`).
+    static var fromVersion4: [String] {
+        let added = Set(Schema.baselineTables.map(\.name))
+        return PostgresSchema.tables.filter { added.contains($0.table.name) }.map(\.createSQL)
+            + PostgresSchema.indexes.filter { index in added.contains { index.contains(" ON \(name).\($0) ") } }
+            + ["UPDATE \(name).schema_info SET value = '5' WHERE key = 'schema_version'"]
     }
 
     /// Version 4 stores the six largest tables compactly under views with their old names and columns, as

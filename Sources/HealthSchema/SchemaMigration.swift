@@ -91,10 +91,18 @@ package enum SchemaMigration {
             """)
         for compact in Schema.compactTables { try connection.execute("DROP TABLE \"\(compact.publicName)\"") }
         for view in Schema.views { try connection.execute(view) }
-        for index in Schema.indexes {
+        for index in Schema.indexes where !Schema.baselineIndexes.contains(index) {  // `fromVersion4` adds them
             try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
         try connection.execute("PRAGMA user_version = 4")
+    }
+
+    /// Version 5 added `baselines`: the table is created here, empty; the writer computes it from the rollups
+    /// the database has (`BaselineTable`, called by the store right after this step).
+    package static func fromVersion4(_ connection: SQLiteConnection) throws {
+        for table in Schema.baselineTables { try connection.execute(table.createSQL) }
+        for index in Schema.baselineIndexes { try connection.execute(index) }
+        try connection.execute("PRAGMA user_version = 5")
     }
 
     /// SQL for an offset's text (`-04:00`) in seconds.

@@ -80,7 +80,10 @@ enum RollupTables {
         } else {
             try connection.execute("DELETE FROM rollups")
         }
-        guard !options.periods.isEmpty else { return 0 }
+        guard !options.periods.isEmpty else {
+            try BaselineTable.update(connection, only: nil)
+            return 0
+        }
         var sources: RollupFeed.Sources = [:]
         let sourceRows = try connection.prepare("SELECT id, name, device_model FROM sources")
         try sourceRows.forEachRow { sources[$0.integer(0)] = ($0.text(1) ?? "", $0.text(2)) }
@@ -101,6 +104,7 @@ enum RollupTables {
             try read(connection, jobs: queue, options: options, sources: sources, timeZone: timeZone, writer: &writer)
         }
         try rollUpStateOfMind(connection, timeZone: timeZone, options: options, writer: &writer)
+        try BaselineTable.update(connection, only: only)
         return writer.written
     }
 

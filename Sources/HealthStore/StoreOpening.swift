@@ -53,10 +53,15 @@ struct StoreOpening {
         case .older(2):
             try SchemaMigration.fromVersion2(connection)
             try SchemaMigration.fromVersion3(connection)
+            try upgradeToVersion5(connection)
             return (true, true)
         case .older(3):
             try SchemaMigration.fromVersion3(connection)
+            try upgradeToVersion5(connection)
             return (true, true)
+        case .older(4):
+            try upgradeToVersion5(connection)
+            return (true, false)
         case .older(let version), .newer(let version):
             throw ImportError(
                 .output,
@@ -68,6 +73,13 @@ struct StoreOpening {
                 .output, "not a healthetl database (it holds another application's tables)",
                 hint: "import into a new file")
         }
+    }
+
+    /// Version 4 → 5: the `baselines` table, computed from the rollups the database has (the run then updates it
+    /// with the rollups it rebuilds, as in any database).
+    static func upgradeToVersion5(_ connection: SQLiteConnection) throws {
+        try SchemaMigration.fromVersion4(connection)
+        _ = try BaselineTable.update(connection, only: nil)
     }
 
     /// The zone an earlier run computed `local_date` in, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import SampleExports
 import Testing
@@ -382,7 +383,7 @@ import Testing
             "feed.json", Self.feed("step_count", units: "count", [Self.stepPoint("2024-04-08 10:00:00 +0200", 100)]))
         let result = run(["import", feed, "--db", database])
         #expect(result.code == 0, "\(result.err)")
-        #expect(try query(database, "PRAGMA user_version") == [[.integer(4)]])
+        #expect(try query(database, "PRAGMA user_version") == [[.integer(Int64(Schema.userVersion))]])
         let origins = try query(
             database, "SELECT origin, count(*) FROM cumulative_samples GROUP BY origin ORDER BY origin")
         #expect(origins.count == 2)

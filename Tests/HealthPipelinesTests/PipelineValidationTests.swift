@@ -205,7 +205,7 @@ import Testing
                 "sinks[1].colour: unknown field 'colour' (allowed in a report sink: report, from, to, days, sections)",
                 "sinks[1].from: '2024-02-30' is not a date of the form YYYY-MM-DD",
                 "sinks[1].days: 0 is not a whole number of days from 1 to 36600",
-                "sinks[1].sections[1]: unknown section 'mood' (known: activity, sleep, heart, body, workouts)",
+                "sinks[1].sections[1]: unknown section 'mood' (known: activity, sleep, heart, body, workouts, changes)",
                 "sinks[1]: a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}",
             ])
     }

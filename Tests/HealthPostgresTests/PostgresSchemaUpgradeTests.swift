@@ -54,7 +54,7 @@ struct PostgresSchemaUpgradeTests {
         for person in direct.keys {
             before[person] = try PostgresVersion3.publicRows(connection, person: person)
             // The version 3 server holds what the person's own import holds.
-            for (name, columns) in PublicRows.relations where !PublicRows.runTables.contains(name) {
+            for (name, columns) in PostgresVersion3.relations where !PublicRows.runTables.contains(name) {
                 let expected = try PublicRows.sqlite(direct[person]!, name, columns)
                 #expect(PublicRows.difference(name, columns, expected, before[person]![name]!) == nil, "\(person)")
             }
@@ -71,10 +71,10 @@ struct PostgresSchemaUpgradeTests {
             "PostgreSQL upgrade 3 → 4: \(direct.count) people, \(rows ?? "?") rows of the six tables in \(clock.now - started)"
         )
 
-        #expect(try Self.version(connection) == "4")
+        #expect(try Self.version(connection) == String(Schema.userVersion))
         for person in direct.keys {
             let after = try PostgresVersion3.publicRows(connection, person: person)
-            for (name, columns) in PublicRows.relations {
+            for (name, columns) in PostgresVersion3.relations {
                 let columns = columns.filter { $0 != FeedSchema.originColumn.name }  // not in version 3
                 #expect(
                     PublicRows.difference(name, columns, before[person]![name]!, after[name]!) == nil, "\(person)")
@@ -134,14 +134,14 @@ struct PostgresSchemaUpgradeTests {
             UPDATE healthetl.schema_info SET value = '2'
             """)
         // (Without the feed's `origin`, which version 3 predates.)
-        let unchanged = PublicRows.relations.filter {
+        let unchanged = PostgresVersion3.relations.filter {
             !["workouts", "data_types", "workout_overview"].contains($0.name)
         }
         .map { (name: $0.name, columns: $0.columns.filter { $0 != FeedSchema.originColumn.name }) }
         let before = try unchanged.map { try PublicRows.postgres(connection, person: "dee", $0.name, $0.columns) }
 
         try PostgresSession.ensureSchema(connection)
-        #expect(try Self.version(connection) == "4")
+        #expect(try Self.version(connection) == String(Schema.userVersion))
         for ((name, columns), rows) in zip(unchanged, before) {
             let after = try PublicRows.postgres(connection, person: "dee", name, columns)
             #expect(PublicRows.difference(name, columns, rows, after) == nil)

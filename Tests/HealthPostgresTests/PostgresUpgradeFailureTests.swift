@@ -1,8 +1,10 @@
 import Foundation
+import HealthSchema
 import HealthTestSupport
 import Testing
 
 @testable import HealthPostgres
+@testable import HealthStore
 @testable import SampleExports
 
 /// The upgrade from version 3 is one transaction: an importer killed while it runs, or an upgrade that meets a
@@ -80,6 +82,6 @@ struct PostgresUpgradeFailureTests {
 
         try watcher.execute("DELETE FROM healthetl.metadata WHERE row_key = 999999")
         #expect(try PostgresCrashTests.run(executable, arguments, killAfter: 300))
-        #expect(try PostgresSchemaUpgradeTests.version(watcher) == "4")
+        #expect(try PostgresSchemaUpgradeTests.version(watcher) == String(Schema.userVersion))
     }
 }

@@ -41,7 +41,9 @@ enum PostgresVersion3 {
         for (person, path) in people {
             let copy = try SQLiteConnection(path: path, create: false)
             try connection.execute("BEGIN")
-            for var table in Schema.publicTables {
+            // `baselines` came with version 5.
+            for var table in Schema.publicTables where !Schema.baselineTables.contains(where: { $0.name == table.name })
+            {
                 // Version 3 predates Health Auto Export's feed and its `origin` column.
                 table.columns.removeAll { $0.name == FeedSchema.originColumn.name }
                 let ownKey = table.columns.contains { $0.name == "id" && $0.declaration == "INTEGER PRIMARY KEY" }
@@ -88,10 +90,16 @@ enum PostgresVersion3 {
     }
 
     /// The person's public rows on the server (every public table and view), runs included.
+    /// The public relations of version 3 (and 4): all but version 5's `baselines`, which an upgrade leaves
+    /// empty until each person's next import computes it.
+    static let relations = PublicRows.relations.filter { relation in
+        !Schema.baselineTables.contains { $0.name == relation.name }
+    }
+
     static func publicRows(_ connection: PostgresConnection, person: String) throws -> [String: [[Cell]]] {
         var rows: [String: [[Cell]]] = [:]
         // Version 3 predates the feed's `origin`; an upgraded row is an export's (0), checked by the tests.
-        for (name, columns) in PublicRows.relations {
+        for (name, columns) in relations {
             rows[name] = try PublicRows.postgres(
                 connection, person: person, name, columns.filter { $0 != FeedSchema.originColumn.name })
         }

@@ -42,7 +42,7 @@ struct SchemaUpgradeTests {
         #expect(summary.outcome == "ok")
         #expect(summary.changeTotals.added == 0 && summary.changeTotals.deleted == 0)
         let db = try SQLiteConnection(path: old, create: false)
-        #expect(try db.scalar("PRAGMA user_version") == .integer(4))
+        #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.userVersion)))
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
         let expected = try publicContent(of: current)
         let upgraded = try publicContent(of: old)

@@ -37,6 +37,16 @@ package struct GeneratedExport: Sendable {
         return try zip(options)
     }
 
+    /// 120 days from 2024-01-01 (iOS 18, scale 0.1, seed 3, no side files) with a short illness planted on days
+    /// 100–103 (2024-04-10 … 04-13): resting heart rate, respiratory rate and wrist temperature up, HRV down.
+    package static func withIllness() throws -> GeneratedExport {
+        var options = GeneratorOptions(seed: 3, days: 120, profile: .ios18)
+        options.scale = 0.1
+        options.includeSideFiles = false
+        options.illnessDays = 100...103
+        return try zip(options)
+    }
+
     /// A copy of the zip at `target`, for a test that needs the file in its own folder.
     package func copy(to target: String) throws -> String {
         try FileManager.default.copyItem(atPath: path, toPath: target)

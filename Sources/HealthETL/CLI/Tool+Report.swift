@@ -21,7 +21,8 @@ extension CommandDescription {
             Option(
                 "--sections", value: "<list>",
                 help:
-                    "Which sections, comma-separated: activity, sleep, heart, body, workouts (default: all with data)."),
+                    "Which sections, comma-separated: activity, sleep, heart, body, workouts, changes (default: all with data)."
+            ),
             Option(
                 "--timezone", value: "<zone>",
                 help: "Only checks that the database's days are in this zone (healthetl set-timezone changes them)."),

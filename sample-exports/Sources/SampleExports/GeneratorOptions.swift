@@ -81,6 +81,10 @@ public struct GeneratorOptions: Sendable {
     /// of the morning after it), and records ending after that instant are not written: the export's last day
     /// is partial, as a real one is. `FeedGenerator` fills the rest of that day from the same truth.
     public var exportTimeOfDay: Int?
+    /// Days (0 = the first generated day) of a planted illness: resting heart rate, respiratory rate and wrist
+    /// temperature up, heart rate variability down, far outside their generated spread (`PlantedIllness`). Every
+    /// other day and record is as without it.
+    public var illnessDays: ClosedRange<Int>?
 
     public init() {}
 

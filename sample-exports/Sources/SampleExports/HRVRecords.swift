@@ -64,12 +64,16 @@ struct HRVRecords {
                     context.options.mixHRVTimeStyles
                     ? BeatTimeStyle.allCases[recordIndex % BeatTimeStyle.allCases.count] : fixedStyle
                 recordIndex += 1
-                try writeOne(start: start, style: style, withBeats: !random.chance(0.1), random: &random)
+                try writeOne(
+                    start: start, style: style, withBeats: !random.chance(0.1),
+                    factor: PlantedIllness.hrvFactor(day: day, context), random: &random)
             }
         }
     }
 
-    private func writeOne(start: Int64, style: BeatTimeStyle, withBeats: Bool, random: inout SeededRandom) throws {
+    private func writeOne(
+        start: Int64, style: BeatTimeStyle, withBeats: Bool, factor: Double, random: inout SeededRandom
+    ) throws {
         let beats = random.int(52...88)
         var bpms: [Int] = []
         var centiseconds: [Int64] = []
@@ -86,7 +90,7 @@ struct HRVRecords {
         try context.writeRecord(
             type: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: context.sources.watch, unit: "ms",
             created: end + Int64(random.int(5...300)), start: start, end: end,
-            value: .quantity(random.double(22, 88)),
+            value: .quantity(random.double(22, 88) * factor),
             children: withBeats
                 ? {
                     try writer.raw("  <HeartRateVariabilityMetadataList>\n")

@@ -68,7 +68,10 @@ struct VitalsRecords {
             let time = plan.bedtime - Int64(random.int(600...3_600))
             try context.writeRecord(
                 type: type, source: context.sources.watch, unit: unit, created: time + 60, start: plan.wake,
-                end: time, value: .quantity(random.double(range.lowerBound, range.upperBound).rounded()))
+                end: time,
+                value: .quantity(
+                    random.double(range.lowerBound, range.upperBound).rounded()
+                        + PlantedIllness.shift(type, day: day, context)))
         }
     }
 
@@ -80,7 +83,9 @@ struct VitalsRecords {
             var random = context.random("nightly-vital", day: day)
             var cursor = plan.sleepStart + every / 2
             while cursor < plan.wake {
-                let value = (random.double(range.lowerBound, range.upperBound) * 100).rounded() / 100
+                let value =
+                    (random.double(range.lowerBound, range.upperBound) * 100).rounded() / 100
+                    + PlantedIllness.shift(type, day: day, context)
                 try context.writeRecord(
                     type: type, source: context.sources.watch, unit: unit, created: plan.wake + 600, start: cursor,
                     end: cursor + (unit == "%" ? 0 : 300), value: .quantity(value))
@@ -134,7 +139,11 @@ struct VitalsRecords {
             try context.writeRecord(
                 type: "HKQuantityTypeIdentifierAppleSleepingWristTemperature", source: context.sources.watch,
                 unit: "degC", created: plan.wake + 900, start: plan.sleepStart, end: plan.wake,
-                value: .quantity(random.double(34.9, 35.9)), metadata: [("HKTimeZone", context.zoneName)])
+                value: .quantity(
+                    random.double(34.9, 35.9)
+                        + PlantedIllness.shift(
+                            "HKQuantityTypeIdentifierAppleSleepingWristTemperature", day: day, context)),
+                metadata: [("HKTimeZone", context.zoneName)])
         }
     }
 
@@ -164,4 +173,27 @@ struct VitalsRecords {
     func writeHeartRateVariability() throws {
         try HRVRecords(context: context).write()
     }
+}
+
+/// A short illness planted into chosen days (`GeneratorOptions.illnessDays`), as a watch sees one: resting heart
+/// rate, respiratory rate and wrist temperature up, heart rate variability down. The shifts are several times
+/// the generated day-to-day spread, so the days stand out against any normal made of the other days.
+enum PlantedIllness {
+    static func isIll(day: Int, _ context: ExportContext) -> Bool {
+        context.options.illnessDays?.contains(day) ?? false
+    }
+
+    /// What is added to a value of `type` on `day`.
+    static func shift(_ type: String, day: Int, _ context: ExportContext) -> Double {
+        guard isIll(day: day, context) else { return 0 }
+        switch type {
+        case "HKQuantityTypeIdentifierRestingHeartRate": return 20
+        case "HKQuantityTypeIdentifierRespiratoryRate": return 4
+        case "HKQuantityTypeIdentifierAppleSleepingWristTemperature": return 1.6
+        default: return 0
+        }
+    }
+
+    /// What heart rate variability is multiplied by on `day`.
+    static func hrvFactor(day: Int, _ context: ExportContext) -> Double { isIll(day: day, context) ? 0.3 : 1 }
 }

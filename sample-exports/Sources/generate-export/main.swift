@@ -10,13 +10,15 @@ let usage = """
                            [--tally PATH] [--start YYYY-MM-DD] [--offset +0100] [--level 0-9]
                            [--no-duplicates] [--no-control-chars] [--no-side-files] [--no-case-variant-keys]
                            [--route-interval S] [--workout-length 1-3] [--metadata-per-record N] [--cda-mb N]
-                           [--export-at HH:MM] [--feed-of N [--feed-files daily|single]]
+                           [--export-at HH:MM] [--feed-of N [--feed-files daily|single]] [--illness FIRST-LAST]
       --out       the zip file, the folder to create apple_health_export/ in, or the XML file
       --target-mb keep adding days until export.xml is at least this many MB (benchmark exports)
       --tally     also write the generator's counts (ExportTally) as JSON to PATH
       --no-control-chars, --no-case-variant-keys: an export Python importers can read (benchmark peers)
       benchmark shapes: --route-interval 1 (1 Hz GPS) with --workout-length 3 (workouts 3x longer): route-heavy;
       --metadata-per-record N: N extra MetadataEntry per Record; --cda-mb N: export_cda.xml of at least N MB
+      --illness FIRST-LAST: plant an illness on those days (0 = the first): resting heart rate, respiratory
+                   rate and wrist temperature up, heart rate variability down
       --export-at HH:MM: the export happens at this local time of its last day (records after it left out)
       --feed-of N: instead of an export, write into the folder --out the Health Auto Export JSON feed that
                    follows the export of the first N days (same options), up to the end of day --days, from the
@@ -84,6 +86,12 @@ while let argument = arguments.popFirst() {
     case "--route-interval":
         guard let seconds = Int(value(argument)), seconds >= 1 else { fail("--route-interval must be at least 1") }
         options.routeIntervalSeconds = seconds
+    case "--illness":
+        let bounds = value(argument).split(separator: "-").compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1] else {
+            fail("--illness must be FIRST-LAST (day numbers, 0 = the first day)")
+        }
+        options.illnessDays = bounds[0]...bounds[1]
     case "--workout-length":
         guard let factor = Int(value(argument)), (1...3).contains(factor) else { fail("--workout-length must be 1-3") }
         options.workoutLengthFactor = factor
