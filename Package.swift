@@ -27,7 +27,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP",
+                "HealthMCP", "HealthLake", "HealthParquet",
                 "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
                 "HealthModel",
             ]),
@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq, for the PostgreSQL sink (many people's exports in one server database).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libzstd, the codec of the Parquet pages.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage/ExportSink, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
@@ -80,6 +82,13 @@ let package = Package(
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
             name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            swiftSettings: release),
+        // The Parquet format, write side: Thrift compact footer and page headers, dictionary and RLE encodings (zstd).
+        .target(name: "HealthParquet", dependencies: ["CZstd"], swiftSettings: release),
+        // healthetl export --parquet: the lake of a database, one folder per table and view, a partition per person.
+        .target(
+            name: "HealthLake",
+            dependencies: ["HealthModel", "HealthSQLite", "HealthStore", "HealthParquet"],
             swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
@@ -165,6 +174,13 @@ let package = Package(
             dependencies: [
                 "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "HealthImport",
                 "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
+            ]),
+        .testTarget(name: "HealthParquetTests", dependencies: ["HealthParquet"]),
+        .testTarget(
+            name: "HealthLakeTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthLake",
+                "HealthParquet", "SampleExports",
             ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.

@@ -1,0 +1,32 @@
+import CZstd
+
+/// Page bodies compressed with zstd (codec ZSTD): every reader healthetl targets decodes it, and at level 3 it
+/// is both smaller and faster than gzip on these columns. One context reused for every page of a file.
+final class ZstdCompressor {
+    private let context: OpaquePointer
+    private let level: Int32
+    private var output: [UInt8] = []
+
+    init(level: Int32 = 3) throws {
+        guard let context = ZSTD_createCCtx() else { throw ParquetError("zstd could not allocate a context") }
+        self.context = context
+        self.level = level
+    }
+
+    deinit { ZSTD_freeCCtx(context) }
+
+    /// `input` compressed (a frame of its own, as Parquet pages are).
+    func compress(_ input: [UInt8]) throws -> [UInt8] {
+        let bound = ZSTD_compressBound(input.count)
+        if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+        let written = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                ZSTD_compressCCtx(context, target.baseAddress, target.count, source.baseAddress, source.count, level)
+            }
+        }
+        guard ZSTD_isError(written) == 0 else {
+            throw ParquetError("zstd: " + String(cString: ZSTD_getErrorName(written)))
+        }
+        return Array(output[0..<written])
+    }
+}
