@@ -102,7 +102,7 @@ let package = Package(
             name: "HealthETL",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
-                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
+                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -179,9 +179,9 @@ let package = Package(
         .testTarget(
             name: "HealthLakeTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthLake",
-                "HealthParquet", "SampleExports",
-            ]),
+                "HealthTestSupport", "HealthSQLite", "HealthLake", "HealthParquet", "SampleExports",
+            ],
+            exclude: ["lake_check.py"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

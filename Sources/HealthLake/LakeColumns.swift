@@ -1,1 +1,79 @@
 import HealthParquet
+import HealthStore
+
+/// One relation of the lake: a public table or view of the schema, its columns with the Parquet type each is
+/// written as, derived from the schema's description so that a table added to the schema is published too.
+package struct LakeRelation: Sendable {
+    package var name: String
+    package var columns: [ParquetColumn]
+
+    /// The relations a person reads: the public tables and the views, without what the lake leaves to the
+    /// database (`leftOut`).
+    package static var all: [LakeRelation] {
+        let tables = Schema.publicTables.filter { !leftOut.contains($0.name) }
+        let viewNames = Set(tables.map(\.name))
+        let views = Schema.viewDescriptions.filter { !viewNames.contains($0.name) && !leftOut.contains($0.name) }
+        return tables.map { table in
+            LakeRelation(name: table.name, columns: table.columns.map { Self.column($0, in: table.name) })
+        }
+            + views.map { view in
+                LakeRelation(name: view.name, columns: view.columns.map { Self.column($0, in: view.name) })
+            }
+    }
+
+    /// The database's own bookkeeping, which the lake does not publish: the import runs, their warnings and
+    /// changes, the anchors and the settings (how the database is kept, not what it holds), the rows deleted by
+    /// re-imports (a history), and the side documents (files up to hundreds of megabytes each, kept whole).
+    package static let leftOut: Set<String> = [
+        "import_runs", "import_warnings", "import_run_changes", "anchors", "settings", "deleted_samples", "documents",
+    ]
+
+    /// The SELECT of the relation's columns, in the schema's order and the relation's stored order.
+    package var selectSQL: String {
+        "SELECT " + columns.map { "\"\($0.name)\"" }.joined(separator: ", ") + " FROM \"\(name)\""
+    }
+
+    /// A table column's type from its declaration: INTEGER → INT64, REAL → DOUBLE, BLOB → bytes; TEXT is a
+    /// calendar day (DATE), a UTC instant (TIMESTAMP µs) or a string, by the column's name and documentation,
+    /// the rules the CSV export follows for instants.
+    static func column(_ column: SchemaTable.Column, in relation: String) -> ParquetColumn {
+        let declaration = column.declaration.uppercased()
+        if declaration.hasPrefix("INTEGER") { return ParquetColumn(column.name, .integer) }
+        if declaration.hasPrefix("REAL") { return ParquetColumn(column.name, .double) }
+        if declaration.hasPrefix("BLOB") { return ParquetColumn(column.name, .binary) }
+        return ParquetColumn(column.name, textKind(name: column.name, doc: column.doc))
+    }
+
+    /// A view column's type: a calendar day when its documentation says so, else the same as the public tables'
+    /// column of that name, except for the columns the views compute (`computedViewColumns`); else by its
+    /// documentation (an instant or text).
+    static func column(_ column: SchemaView.Column, in relation: String) -> ParquetColumn {
+        if let kind = computedViewColumns[column.name] { return ParquetColumn(column.name, kind) }
+        let described = textKind(name: column.name, doc: column.doc)
+        // A calendar day first: `daily_rollups.date` is not `workout_events.date`, an instant.
+        if described == .date { return ParquetColumn(column.name, .date) }
+        for table in Schema.publicTables {
+            if let match = table.columns.first(where: { $0.name == column.name }) {
+                return Self.column(match, in: table.name)
+            }
+        }
+        return ParquetColumn(column.name, described)
+    }
+
+    /// Columns the views compute rather than select (HealthLakeTests check every view column's type against
+    /// the values SQLite returns, so a new computed column cannot silently become text).
+    static let computedViewColumns: [String: ParquetColumn.Kind] = [
+        "hours": .double, "duration_min": .double, "distance_km": .double, "active_energy_kcal": .double,
+        "avg_heart_rate": .double, "max_heart_rate": .double, "elevation_gain_m": .double,
+        "indoor": .integer, "route_points": .integer, "workout_id": .integer,
+    ]
+
+    static func textKind(name: String, doc: String) -> ParquetColumn.Kind {
+        let lowered = doc.lowercased()
+        if name == "local_date" || lowered.contains("calendar day") || doc.contains("dateComponents") {
+            return .date
+        }
+        if !name.contains("offset") && (name.hasSuffix("_date") || doc.contains("UTC")) { return .timestampMicrosUTC }
+        return .string
+    }
+}

@@ -49,8 +49,12 @@ extension CommandDescription {
         ])
 
     static let exportCommand = CommandDescription(
-        name: "export", abstract: "Write the CSV files of an existing database (tables and daily rollups).",
-        usage: ["export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]"],
+        name: "export",
+        abstract: "Write an existing database as CSV files, or as a Parquet lake (one folder per table and view).",
+        usage: [
+            "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
+            "export --db <path> --parquet <lake> [--person <id>]",
+        ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true),
             Option(
@@ -60,9 +64,17 @@ extension CommandDescription {
             .excel,
             Option("--no-tables", help: "Leave out the one-file-per-table CSVs."),
             Option("--no-daily", help: "Leave out daily.csv, daily_long.csv and daily_units.csv."),
+            .parquet,
+            Option(
+                "--person", value: "<id>",
+                help: "With --parquet: publish into the person's partition, <lake>/<table>/person=<id>/, replacing "
+                    + "only that person's files (docs/lake.md)."),
             .quiet, .json,
         ],
-        examples: ["healthetl export --db health.sqlite --csv out/ --excel"])
+        examples: [
+            "healthetl export --db health.sqlite --csv out/ --excel",
+            "healthetl export --db p123.sqlite --parquet lake/ --person P123",
+        ])
 
     static let runCommand = CommandDescription(
         name: "run", abstract: "Run a pipeline file: input, filters, stages and sinks in one JSON definition.",

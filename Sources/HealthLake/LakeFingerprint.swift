@@ -1,0 +1,49 @@
+import HealthModel
+import HealthSQLite
+import HealthStore
+
+/// The content fingerprint of a database, as the lake's generation: equal fingerprints, equal files. It hashes
+/// what changes whenever the published rows change, without reading them: the anchors (an order-independent
+/// hash of each type's rows), the settings (time zone, units, ids given out), the rows every run added,
+/// replaced and deleted, the row count and highest rowid of every stored table, and the versions of healthetl
+/// and the schema and the lake's columns and types (a new writer may write other bytes).
+enum LakeFingerprint {
+    static func compute(_ connection: SQLiteConnection, relations: [LakeRelation]) throws -> String {
+        var hash = Hash()
+        hash.add("healthetl \(HealthETLVersion.current) schema \(Schema.userVersion)")
+        for relation in relations {
+            hash.add(relation.name)
+            for column in relation.columns { hash.add("\(column.name) \(column.kind)") }
+        }
+        for query in [
+            "SELECT type, row_count, fingerprint FROM anchors ORDER BY type",
+            "SELECT key, value FROM settings ORDER BY key",
+            "SELECT coalesce(sum(added), 0), coalesce(sum(replaced), 0), coalesce(sum(deleted), 0) FROM import_runs",
+        ] {
+            for row in try connection.query(query) { hash.add(row) }
+        }
+        let published = Set(relations.map(\.name))
+        let stored = Schema.tables.map(\.name).filter { !LakeRelation.leftOut.contains($0) }
+        for name in stored where published.contains(name) || !Schema.publicTables.contains(where: { $0.name == name }) {
+            hash.add(name)
+            hash.add(try connection.query("SELECT count(*), coalesce(max(rowid), 0) FROM \"\(name)\"")[0])
+        }
+        return hash.hex
+    }
+
+    /// FNV-1a, 64 bits, with a separator between values.
+    struct Hash {
+        private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ text: String) {
+            for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            state = (state ^ 0x1F) &* 0x100_0000_01b3
+        }
+        mutating func add(_ row: [SQLiteValue]) {
+            for value in row { add("\(value)") }
+        }
+        var hex: String {
+            let digits = String(state, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Glibc
+import HealthModel
+import HealthSQLite
+import HealthStore
+
+/// What a publish did.
+package struct LakeReport: Sendable, Encodable {
+    package var folder: String
+    package var person: String?
+    package var generation: String
+    /// The relations written, with their rows and bytes.
+    package var written: [LakeTableReport] = []
+    /// The relations whose files already held this generation (an unchanged database): not rewritten.
+    package var unchanged: [String] = []
+}
+
+/// `healthetl export --parquet`: the lake of one database, published so that readers never see half of it.
+///
+/// Every relation's file is written into a hidden staging folder beside the lake (same file system), synced,
+/// then its folder (`lake/<relation>` or `lake/<relation>/person=<id>`) is swapped with the staged one in one
+/// rename. A kill at any moment leaves each relation's previous file or its new one, never both and never a
+/// partial file. Across relations a reader can see some new and some previous files while a publish is under
+/// way; the generation in every file's name (and the manifest `_healthetl/<key>.json`, written last) tell them
+/// apart. Publishes of different persons touch different folders and run concurrently; publishes of one person
+/// wait for each other (a lock file).
+package enum LakePublisher {
+    package static func publish(databasePath: String, to root: String, person: String?) throws -> LakeReport {
+        let layout = LakeLayout(root: root, person: person)
+        try prepareRoot(layout)
+        let lock = try LakeLock(path: layout.lockPath)
+        defer { lock.release() }
+        removeLeftoverStaging(layout)
+
+        let connection = try StoredDatabase.openForReading(databasePath, readOnly: true)
+        // One read transaction: every relation from the same state of the database, whatever an import does.
+        try StoredDatabase.read(databasePath) { try connection.execute("BEGIN") }
+        defer { try? connection.execute("COMMIT") }
+        let relations = LakeRelation.all
+        let generation = try StoredDatabase.read(databasePath) {
+            try LakeFingerprint.compute(connection, relations: relations)
+        }
+        var report = LakeReport(folder: layout.root, person: person, generation: generation)
+        let fileName = LakeLayout.fileName(generation: generation)
+
+        var pending: [LakeRelation] = []
+        for relation in relations {
+            let current = try checkLeaf(layout, relation.name)
+            if current == [fileName] { report.unchanged.append(relation.name) } else { pending.append(relation) }
+        }
+        if !pending.isEmpty {
+            let exportDate = try StoredDatabase.read(databasePath) {
+                try connection.scalar("SELECT max(export_date) FROM import_runs WHERE outcome = 'ok'").text
+            }
+            let staging = layout.root + "/" + layout.stagingPrefix + String(getpid())
+            defer { try? FileManager.default.removeItem(atPath: staging) }
+            try makeFolder(staging)
+            var files: [AtomicFile] = []
+            for relation in pending {
+                try makeFolder(staging + "/" + relation.name)
+                var metadata: [(key: String, value: String)] = [
+                    ("healthetl.version", HealthETLVersion.current),
+                    ("healthetl.schema_version", "\(Schema.userVersion)"),
+                    ("healthetl.export_date", exportDate ?? ""), ("healthetl.generation", generation),
+                    ("healthetl.relation", relation.name),
+                ]
+                if let person { metadata.append(("healthetl.person", person)) }
+                let (file, tableReport) = try StoredDatabase.read(databasePath) {
+                    try LakeTableWriter.write(
+                        relation, from: connection, to: staging + "/" + relation.name + "/" + fileName,
+                        keyValueMetadata: metadata)
+                }
+                try file.moveIntoPlace()
+                try FolderSwap.syncFolder(staging + "/" + relation.name)
+                files.append(file)
+                report.written.append(tableReport)
+            }
+            // Everything is on disk before the first swap: the swaps follow each other without writing.
+            for relation in pending {
+                let leaf = layout.leaf(relation.name)
+                if person != nil { try makeFolder(layout.tableFolder(relation.name)) }
+                try FolderSwap.replace(leaf, with: staging + "/" + relation.name)
+                try FolderSwap.syncFolder(person == nil ? layout.root : layout.tableFolder(relation.name))
+            }
+        }
+        try writeManifest(layout, report: report, relations: relations)
+        return report
+    }
+
+    /// The lake folder exists (made owner-only when new), is a folder and can be written.
+    static func prepareRoot(_ layout: LakeLayout) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: layout.root, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw ImportError(.output, "the lake path is a file, not a folder", file: layout.root)
+            }
+        } else {
+            try makeFolder(layout.root, intermediate: true)
+        }
+        guard access(layout.root, W_OK | X_OK) == 0 else {
+            throw ImportError(.output, "the lake folder is not writable: \(SystemError.last)", file: layout.root)
+        }
+        try makeFolder(layout.controlFolder)
+    }
+
+    /// The files in a relation's folder for this publish, after checking it holds nothing healthetl did not
+    /// write (a foreign file would be swapped away with the folder, or mixed into every query).
+    static func checkLeaf(_ layout: LakeLayout, _ relation: String) throws -> [String] {
+        let manager = FileManager.default
+        let table = layout.tableFolder(relation)
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: table, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else {
+            throw ImportError(.output, "a file where the lake keeps a folder; move it away", file: table)
+        }
+        let tableEntries = try listFolder(table)
+        if layout.person != nil {
+            if let stray = tableEntries.first(where: { !$0.hasPrefix("person=") }) {
+                throw ImportError(
+                    .output, "a file healthetl did not write in a partitioned table's folder; move it away",
+                    file: table + "/" + stray,
+                    hint: LakeLayout.isDataFile(stray) ? "the lake holds an export without --person" : nil)
+            }
+        }
+        let leaf = layout.leaf(relation)
+        guard manager.fileExists(atPath: leaf, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else {
+            throw ImportError(.output, "a file where the lake keeps a person's folder; move it away", file: leaf)
+        }
+        let entries = layout.person == nil ? tableEntries : try listFolder(leaf)
+        if let stray = entries.first(where: { !LakeLayout.isDataFile($0) }) {
+            throw ImportError(
+                .output, "a file healthetl did not write in the lake; move it away", file: leaf + "/" + stray,
+                hint: stray.hasPrefix("person=") ? "the lake holds persons' partitions: use --person" : nil)
+        }
+        return entries.sorted()
+    }
+
+    static func listFolder(_ path: String) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw ImportError(.output, "cannot read the folder: \(SystemError.last)", file: path)
+        }
+    }
+
+    /// Staging folders of this key left by a publish that was killed (the lock says none is running).
+    static func removeLeftoverStaging(_ layout: LakeLayout) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: layout.root) else { return }
+        for entry in entries where entry.hasPrefix(layout.stagingPrefix) {
+            try? FileManager.default.removeItem(atPath: layout.root + "/" + entry)
+        }
+    }
+
+    static func makeFolder(_ path: String, intermediate: Bool = false) throws {
+        if intermediate {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                return
+            } catch {
+                throw ImportError(.output, "cannot create the folder: \(SystemError.last)", file: path)
+            }
+        }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw ImportError(.output, "cannot create the folder: \(SystemError.last)", file: path)
+        }
+    }
+
+    /// `_healthetl/<key>.json`: the generation every relation's file now holds, written last.
+    static func writeManifest(_ layout: LakeLayout, report: LakeReport, relations: [LakeRelation]) throws {
+        var object: [String: Any] = [
+            "generation": report.generation, "healthetl_version": HealthETLVersion.current,
+            "schema_version": Schema.userVersion,
+            "files": Dictionary(
+                uniqueKeysWithValues: relations.map {
+                    (
+                        $0.name,
+                        String(layout.leaf($0.name).dropFirst(layout.root.count + 1)) + "/"
+                            + LakeLayout.fileName(generation: report.generation)
+                    )
+                }),
+        ]
+        if let person = layout.person { object["person"] = person }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        try AtomicFile.write(Array(data) + [0x0A], to: layout.manifestPath)
+        try FolderSwap.syncFolder(layout.controlFolder)
+    }
+}
+
+/// An exclusive lock on a file (`flock`), held while one key's publish runs; released on exit, even by kill -9.
+final class LakeLock {
+    private var descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ImportError(.output, "cannot open the lock: \(SystemError.last)", file: path)
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                throw ImportError(.output, "cannot lock: \(SystemError.last)", file: path)
+            }
+        }
+    }
+
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}
