@@ -95,7 +95,7 @@ let package = Package(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres",
+                "HTMLReport", "HealthPostgres", "HealthLake",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(

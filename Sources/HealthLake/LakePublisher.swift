@@ -182,7 +182,8 @@ package enum LakePublisher {
                 }),
         ]
         if let person = layout.person { object["person"] = person }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        let data = try JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         try AtomicFile.write(Array(data) + [0x0A], to: layout.manifestPath)
         try FolderSwap.syncFolder(layout.controlFolder)
     }

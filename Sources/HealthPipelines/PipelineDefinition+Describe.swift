@@ -45,6 +45,11 @@ extension PipelineDefinition {
                 "  csv:    \(csv.path)/ (\(files.joined(separator: "; ")); \(csv.excel ? "Excel" : "RFC 4180") dialect)"
             )
         }
+        if let parquet {
+            lines.append(
+                "  parquet: \(parquet.path)/" + (parquet.person.map { " (partition person=\($0))" } ?? "")
+                    + " (published from the database at the end)")
+        }
         if let report {
             var range: [String] = []
             if let from = report.options.from { range.append("from \(from)") }

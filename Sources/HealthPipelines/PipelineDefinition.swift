@@ -33,6 +33,7 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var csv: CSVOutput?
     public var postgres: PostgresOutput?
     public var report: ReportOutput?
+    public var parquet: ParquetOutput?
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -80,6 +81,13 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var tables = true
         /// daily.csv and daily_long.csv, from the day rollups.
         public var daily = true
+    }
+
+    public struct ParquetOutput: Sendable, Equatable {
+        /// The lake folder (docs/lake.md), published from the run's database at its end.
+        public var path: String
+        /// The partition (`person=<id>`); nil: the lake of one database.
+        public var person: String?
     }
 
     public struct ReportOutput: Sendable, Equatable {

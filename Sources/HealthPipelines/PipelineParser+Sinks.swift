@@ -1,6 +1,7 @@
 import Foundation
 import HTMLReport
 import HealthCSV
+import HealthLake
 import HealthModel
 import HealthPostgres
 
@@ -18,7 +19,8 @@ extension PipelineParser {
     static let csvFields = ["csv", "excel", "tables", "daily"]
     static let postgresFields = ["postgres", "person", "wait", "force", "workingCopy"]
     static let reportFields = ["report", "from", "to", "days", "sections"]
-    static let sinkKinds = ["sqlite", "postgres", "csv", "report"]
+    static let parquetFields = ["parquet", "person"]
+    static let sinkKinds = ["sqlite", "postgres", "csv", "report", "parquet"]
     static let maximumWait: Double = 86_400
 
     mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
@@ -64,6 +66,7 @@ extension PipelineParser {
             case "sqlite": definition.sqlite = parseSQLite(object, at: path)
             case "postgres": definition.postgres = parsePostgres(object, at: path)
             case "report": definition.report = parseReport(object, at: path)
+            case "parquet": definition.parquet = parseParquet(object, at: path)
             default: definition.csv = parseCSV(object, at: path)
             }
         }
@@ -143,6 +146,29 @@ extension PipelineParser {
         if let flag = optionalBool(value, "daily", in: path) { output.daily = flag }
         if !output.tables && !output.daily {
             reader.report(path, "writes nothing: set \"tables\" or \"daily\" to true")
+        }
+        return output
+    }
+
+    /// `{"parquet": "<lake folder>", "person": "<id>"}`: the lake published from the run's database at its end;
+    /// `person` names the partition (it is not the postgres sink's person, though both are usually the same).
+    private mutating func parseParquet(_ value: [String: Any], at path: String) -> PipelineDefinition.ParquetOutput? {
+        _ = reader.object(value, at: path, allowed: Self.parquetFields, owner: "a parquet sink")
+        let folderPath = PipelineJSONReader.path(path, "parquet")
+        guard let folder = reader.nonEmptyString(value["parquet"]!, at: folderPath) else { return nil }
+        var output = PipelineDefinition.ParquetOutput(path: PipelinePaths.absolute(folder, relativeTo: baseDirectory))
+        checkCSVLocation(output.path, at: folderPath)
+        if let field = value["person"] {
+            let personPath = PipelineJSONReader.path(path, "person")
+            guard let person = reader.nonEmptyString(field, at: personPath) else { return nil }
+            do throws(OptionValueError) {
+                try LakeLayout.checkPerson(person)
+            } catch {
+                reader.report(
+                    personPath, "a folder name: letters, digits, '-', '_' and '.', not starting with '.' or '_'")
+                return nil
+            }
+            output.person = person
         }
         return output
     }

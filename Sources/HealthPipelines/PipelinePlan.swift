@@ -1,6 +1,7 @@
 import HTMLReport
 import HealthCSV
 import HealthImport
+import HealthLake
 import HealthModel
 import HealthPostgres
 
@@ -17,6 +18,23 @@ public struct PipelinePlan {
     public var postgres: PostgresDestination?
     /// An HTML report drawn from the SQLite database after the import (needs `databasePath`).
     public var report: Report?
+    /// The Parquet lake published from the database at the end of the run (the working copy with PostgreSQL,
+    /// a scratch database without a database of its own).
+    public var parquet: ParquetOutput?
+
+    public struct ParquetOutput: Sendable, Equatable {
+        public var folder: String
+        /// The partition (`person=<id>`); nil: the lake of one database.
+        public var person: String?
+        public init(folder: String, person: String?) {
+            self.folder = folder
+            self.person = person
+        }
+
+        func publish(from database: String) throws -> LakeReport {
+            try LakePublisher.publish(databasePath: database, to: folder, person: person)
+        }
+    }
 
     public struct Report: Sendable, Equatable {
         public var path: String
@@ -34,6 +52,7 @@ public struct PipelinePlan {
         public var summary: ImportSummary
         public var csv: CSVExportReport?
         public var report: HealthReport.Result?
+        package var lake: LakeReport?
     }
 
     public func run() throws -> Result {
@@ -45,9 +64,16 @@ public struct PipelinePlan {
                 throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
             }
             var csvReport: CSVExportReport?
-            let csvWrite = csv.map { csv in { (workingCopy: String) in csvReport = try csv.write(from: workingCopy) } }
-            let summary = try PostgresImport(destination: postgres, job: job, alsoWrite: csvWrite).run()
-            return Result(summary: summary, csv: csvReport)
+            var lakeReport: LakeReport?
+            let alsoWrite: ((String) throws -> Void)? =
+                csv == nil && parquet == nil
+                ? nil
+                : { workingCopy in
+                    csvReport = try csv?.write(from: workingCopy)
+                    lakeReport = try parquet?.publish(from: workingCopy)
+                }
+            let summary = try PostgresImport(destination: postgres, job: job, alsoWrite: alsoWrite).run()
+            return Result(summary: summary, csv: csvReport, lake: lakeReport)
         }
         if let databasePath {
             var job = job
@@ -57,19 +83,21 @@ public struct PipelinePlan {
             let page = try report.map {
                 try HealthReport.write(databasePath: databasePath, to: $0.path, options: $0.options)
             }
-            return Result(summary: summary, csv: csvReport, report: page)
+            let lake = try parquet?.publish(from: databasePath)
+            return Result(summary: summary, csv: csvReport, report: page, lake: lake)
         }
         if report != nil {
             throw ImportError(.usage, "a report is drawn from a SQLite database", hint: "add a sqlite sink")
         }
-        guard let csv else {
+        guard csv != nil || parquet != nil else {
             throw ImportError(.usage, "nothing to write", hint: "name a database (--db) or a CSV folder (--csv)")
         }
-        return try csv.withScratchDatabase { scratch in
+        return try (csv ?? CSVOutput(directory: parquet!.folder)).withScratchDatabase { scratch in
             var job = job
             job.databasePath = scratch
             let summary = try job.run()
-            return Result(summary: summary, csv: try csv.write(from: scratch))
+            return Result(
+                summary: summary, csv: try csv?.write(from: scratch), lake: try parquet?.publish(from: scratch))
         }
     }
 }

@@ -125,4 +125,31 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: lake).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
     }
+
+    /// `import --db --person --parquet`: the id names the partition and PostgreSQL is not used, even with the
+    /// PG* environment naming a server (one that does not exist here).
+    @Test func importPublishesThePersonsPartitionWithoutPostgres() throws {
+        let folder = TemporaryDirectory("healthetl-lake")
+        defer { folder.remove() }
+        let export = try GeneratedExport.days(3, seed: 41)
+        let lake = folder.file("lake")
+        let healthetl = try #require(Fixtures.healthetl)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PGHOST"] = folder.file("no-server")
+        environment["PGDATABASE"] = "study"
+        let run = try ProcessRunner.run(
+            healthetl,
+            ["import", export.path, "--db", folder.file("p7.sqlite"), "--person", "P7", "--parquet", lake],
+            environment: environment)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.contains("Published \(LakeRelation.all.count) Parquet files to \(lake) (person=P7)"))
+        #expect(FileManager.default.fileExists(atPath: lake + "/_healthetl/person=P7.json"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: lake + "/daily_rollups/person=P7")
+        #expect(files.count == 1 && LakeLayout.isDataFile(files[0]))
+        // --working-copy is PostgreSQL's: refused with --parquet unless --postgres names the server.
+        let mixed = try LakeFixtures.healthetl([
+            "import", export.path, "--person", "P7", "--parquet", lake, "--working-copy", folder.path,
+        ])
+        #expect(mixed.status == 64)
+    }
 }
