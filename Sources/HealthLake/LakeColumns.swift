@@ -77,3 +77,29 @@ package struct LakeRelation: Sendable {
         return .string
     }
 }
+
+extension LakeRelation {
+    /// The lake's relations and every column's type, as docs/lake.md lists them (a test keeps it current).
+    package static var typesMarkdown: String {
+        var lines = ["| relation | columns (Parquet type) |", "|---|---|"]
+        for relation in all {
+            let columns = relation.columns.map { "`\($0.name)` \($0.kind.typeName)" }
+            lines.append("| `\(relation.name)` | " + columns.joined(separator: ", ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ParquetColumn.Kind {
+    /// How docs/lake.md names the type.
+    var typeName: String {
+        switch self {
+        case .integer: "INT64"
+        case .double: "DOUBLE"
+        case .string: "STRING"
+        case .binary: "BINARY"
+        case .date: "DATE"
+        case .timestampMicrosUTC: "TIMESTAMP"
+        }
+    }
+}
