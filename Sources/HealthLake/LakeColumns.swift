@@ -21,11 +21,14 @@ package struct LakeRelation: Sendable {
             }
     }
 
-    /// The database's own bookkeeping, which the lake does not publish: the import runs, their warnings and
-    /// changes, the anchors and the settings (how the database is kept, not what it holds), the rows deleted by
-    /// re-imports (a history), and the side documents (files up to hundreds of megabytes each, kept whole).
+    /// What the lake does not publish: the database's own bookkeeping (the import runs, their warnings and
+    /// changes, the anchors and the settings: how the database is kept, not what it holds), the rows deleted by
+    /// re-imports (a history), the side documents (files up to hundreds of megabytes each, kept whole), and
+    /// `all_quantity_samples`, a view that is `cumulative_samples` and `discrete_samples` again, row for row
+    /// (a third of the lake for nothing a reader cannot get from both folders).
     package static let leftOut: Set<String> = [
         "import_runs", "import_warnings", "import_run_changes", "anchors", "settings", "deleted_samples", "documents",
+        "all_quantity_samples",
     ]
 
     /// The SELECT of the relation's columns, in the schema's order and the relation's stored order.

@@ -8,7 +8,11 @@ import HealthStore
 /// replaced and deleted, the row count and highest rowid of every stored table, and the versions of healthetl
 /// and the schema and the lake's columns and types (a new writer may write other bytes).
 enum LakeFingerprint {
-    static func compute(_ connection: SQLiteConnection, relations: [LakeRelation]) throws -> String {
+    /// The generation, and the row count of every stored table it counted (by the stored table's name).
+    static func compute(_ connection: SQLiteConnection, relations: [LakeRelation]) throws
+        -> (generation: String, rowCounts: [String: Int64])
+    {
+        var counts: [String: Int64] = [:]
         var hash = Hash()
         hash.add("healthetl \(HealthETLVersion.current) schema \(Schema.userVersion)")
         for relation in relations {
@@ -26,9 +30,17 @@ enum LakeFingerprint {
         let stored = Schema.tables.map(\.name).filter { !LakeRelation.leftOut.contains($0) }
         for name in stored where published.contains(name) || !Schema.publicTables.contains(where: { $0.name == name }) {
             hash.add(name)
-            hash.add(try connection.query("SELECT count(*), coalesce(max(rowid), 0) FROM \"\(name)\"")[0])
+            let row = try connection.query("SELECT count(*), coalesce(max(rowid), 0) FROM \"\(name)\"")[0]
+            hash.add(row)
+            counts[name] = row[0].integer ?? 0
         }
-        return hash.hex
+        return (hash.hex, counts)
+    }
+
+    /// A relation's rows as far as the counts tell (a compact view's are its stored table's); 0 for the views.
+    static func rows(of relation: String, in counts: [String: Int64]) -> Int64 {
+        let stored = Schema.compactTables.first { $0.publicName == relation }?.table.name ?? relation
+        return counts[stored] ?? 0
     }
 
     /// FNV-1a, 64 bits, with a separator between values.

@@ -37,7 +37,7 @@ package enum LakePublisher {
         try StoredDatabase.read(databasePath) { try connection.execute("BEGIN") }
         defer { try? connection.execute("COMMIT") }
         let relations = LakeRelation.all
-        let generation = try StoredDatabase.read(databasePath) {
+        let (generation, rowCounts) = try StoredDatabase.read(databasePath) {
             try LakeFingerprint.compute(connection, relations: relations)
         }
         var report = LakeReport(folder: layout.root, person: person, generation: generation)
@@ -55,33 +55,27 @@ package enum LakePublisher {
             let staging = layout.root + "/" + layout.stagingPrefix + String(getpid())
             defer { try? FileManager.default.removeItem(atPath: staging) }
             try makeFolder(staging)
-            var files: [AtomicFile] = []
+            for relation in pending { try makeFolder(staging + "/" + relation.name) }
+            var metadata: [(key: String, value: String)] = [
+                ("healthetl.version", HealthETLVersion.current), ("healthetl.schema_version", "\(Schema.userVersion)"),
+                ("healthetl.export_date", exportDate ?? ""), ("healthetl.generation", generation),
+            ]
+            if let person { metadata.append(("healthetl.person", person)) }
+            // The largest first, so that neither thread is left with one large relation at the end.
+            let work = ParallelWrite(
+                relations: pending.sorted {
+                    LakeFingerprint.rows(of: $0.name, in: rowCounts) > LakeFingerprint.rows(of: $1.name, in: rowCounts)
+                }, databasePath: databasePath, staging: staging, fileName: fileName,
+                metadata: metadata, generation: generation)
+            report.written = try work.run(firstConnection: connection)
+            // Everything is on disk before the first swap, so the swaps follow each other without writing; the
+            // folders that hold them are synced after the last one, before the manifest says it is done.
+            if person != nil { for relation in pending { try makeFolder(layout.tableFolder(relation.name)) } }
             for relation in pending {
-                try makeFolder(staging + "/" + relation.name)
-                var metadata: [(key: String, value: String)] = [
-                    ("healthetl.version", HealthETLVersion.current),
-                    ("healthetl.schema_version", "\(Schema.userVersion)"),
-                    ("healthetl.export_date", exportDate ?? ""), ("healthetl.generation", generation),
-                    ("healthetl.relation", relation.name),
-                ]
-                if let person { metadata.append(("healthetl.person", person)) }
-                let (file, tableReport) = try StoredDatabase.read(databasePath) {
-                    try LakeTableWriter.write(
-                        relation, from: connection, to: staging + "/" + relation.name + "/" + fileName,
-                        keyValueMetadata: metadata)
-                }
-                try file.moveIntoPlace()
-                try FolderSwap.syncFolder(staging + "/" + relation.name)
-                files.append(file)
-                report.written.append(tableReport)
+                try FolderSwap.replace(layout.leaf(relation.name), with: staging + "/" + relation.name)
             }
-            // Everything is on disk before the first swap: the swaps follow each other without writing.
-            for relation in pending {
-                let leaf = layout.leaf(relation.name)
-                if person != nil { try makeFolder(layout.tableFolder(relation.name)) }
-                try FolderSwap.replace(leaf, with: staging + "/" + relation.name)
-                try FolderSwap.syncFolder(person == nil ? layout.root : layout.tableFolder(relation.name))
-            }
+            let parents = person == nil ? [layout.root] : pending.map { layout.tableFolder($0.name) }
+            for parent in parents { try FolderSwap.syncFolder(parent) }
         }
         try writeManifest(layout, report: report, relations: relations)
         return report
@@ -213,4 +207,87 @@ final class LakeLock {
     }
 
     deinit { release() }
+}
+
+/// The relations written by two threads (the machine's cores, and at most two writers' row groups in memory),
+/// each with a connection of its own. The second connection reads the same state as the first only if its
+/// fingerprint is the same generation (an import may have committed in between); otherwise the first thread
+/// writes everything.
+final class ParallelWrite: @unchecked Sendable {
+    let relations: [LakeRelation]
+    let databasePath: String
+    let staging: String
+    let fileName: String
+    let metadata: [(key: String, value: String)]
+    let generation: String
+    private let lock = NSLock()
+    private var next = 0
+    private var reports: [LakeTableReport?]
+    private var failure: Error?
+
+    init(
+        relations: [LakeRelation], databasePath: String, staging: String, fileName: String,
+        metadata: [(key: String, value: String)], generation: String
+    ) {
+        self.relations = relations
+        self.databasePath = databasePath
+        self.staging = staging
+        self.fileName = fileName
+        self.metadata = metadata
+        self.generation = generation
+        reports = Array(repeating: nil, count: relations.count)
+    }
+
+    func run(firstConnection: SQLiteConnection) throws -> [LakeTableReport] {
+        let done = DispatchSemaphore(value: 0)
+        let helper = Thread { [self] in
+            defer { done.signal() }
+            guard let connection = try? secondConnection() else { return }
+            work(connection)
+            try? connection.execute("COMMIT")
+        }
+        helper.start()
+        work(firstConnection)
+        done.wait()
+        if let failure { throw failure }
+        return reports.compactMap { $0 }
+    }
+
+    /// A second read-only connection in a read transaction of the same generation; nil when it is not.
+    private func secondConnection() throws -> SQLiteConnection? {
+        guard relations.count > 1 else { return nil }
+        let connection = try StoredDatabase.openForReading(databasePath, readOnly: true)
+        try connection.execute("BEGIN")
+        guard try LakeFingerprint.compute(connection, relations: LakeRelation.all).generation == generation else {
+            return nil
+        }
+        return connection
+    }
+
+    private func work(_ connection: SQLiteConnection) {
+        while let index = take() {
+            let relation = relations[index]
+            do {
+                let (file, report) = try StoredDatabase.read(databasePath) {
+                    try LakeTableWriter.write(
+                        relation, from: connection, to: staging + "/" + relation.name + "/" + fileName,
+                        keyValueMetadata: metadata + [("healthetl.relation", relation.name)])
+                }
+                try file.moveIntoPlace()
+                try FolderSwap.syncFolder(staging + "/" + relation.name)
+                lock.withLock { reports[index] = report }
+            } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+        }
+    }
+
+    /// The next relation to write; nil when all are taken or one failed.
+    private func take() -> Int? {
+        lock.withLock {
+            guard failure == nil, next < relations.count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
 }

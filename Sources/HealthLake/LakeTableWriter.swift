@@ -23,6 +23,10 @@ package struct LakeTableReport: Sendable, Equatable, Encodable {
 
 /// Streams one relation of the database into one Parquet file, row by row: memory is the row group's.
 enum LakeTableWriter {
+    /// 2 MiB of encoded values a row group (tens of thousands of rows): two writers at once, each with its
+    /// row group, its page and its compressed page, stay well within healthetl's 64 MB.
+    static let rowGroupByteLimit = 2 << 20
+
     static func write(
         _ relation: LakeRelation, from connection: SQLiteConnection, to path: String,
         keyValueMetadata: [(key: String, value: String)]
@@ -32,7 +36,7 @@ enum LakeTableWriter {
         do {
             writer = try ParquetFileWriter(
                 columns: relation.columns, sink: AtomicFileSink(file), keyValueMetadata: keyValueMetadata,
-                createdBy: "healthetl version \(HealthETLVersion.current)")
+                createdBy: "healthetl version \(HealthETLVersion.current)", rowGroupByteLimit: rowGroupByteLimit)
         } catch let error as ParquetError {
             throw ImportError(.output, error.message, file: path)
         }

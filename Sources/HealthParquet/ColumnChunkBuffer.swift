@@ -50,11 +50,14 @@ struct ColumnChunkBuffer {
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         definitionLevels.append(1)
-        statistics.include(bytes)
         if dictionary != nil {
+            let known = dictionary!.count
             indices.append(dictionary!.index(of: bytes))
+            // The bounds are those of the distinct values: only a new entry can move them.
+            if dictionary!.count > known { statistics.include(bytes) }
             if dictionary!.plain.count > Self.dictionaryByteLimit { fallBackToPlain() }
         } else {
+            statistics.include(bytes)
             appendLength(bytes.count, to: &plain)
             plain.append(contentsOf: bytes)
         }

@@ -115,11 +115,13 @@ package final class ParquetFileWriter {
 
     /// Writes a page header and its compressed body; the size of both uncompressed.
     private func writePage(body: [UInt8], header: (Int, Int) -> [UInt8]) throws -> Int64 {
-        let compressed = try compressor.compress(body)
-        let headerBytes = header(body.count, compressed.count)
-        try write(headerBytes)
-        try write(compressed)
-        return Int64(headerBytes.count + body.count)
+        try compressor.compress(body) { compressed in
+            let headerBytes = header(body.count, compressed.count)
+            try write(headerBytes)
+            try sink.write(compressed)
+            offset += Int64(compressed.count)
+            return Int64(headerBytes.count + body.count)
+        }
     }
 
     private func write(_ bytes: [UInt8]) throws {

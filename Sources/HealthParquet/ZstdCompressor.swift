@@ -15,8 +15,8 @@ final class ZstdCompressor {
 
     deinit { ZSTD_freeCCtx(context) }
 
-    /// `input` compressed (a frame of its own, as Parquet pages are).
-    func compress(_ input: [UInt8]) throws -> [UInt8] {
+    /// `input` compressed (a frame of its own, as Parquet pages are), handed to `body` from the reused buffer.
+    func compress<T>(_ input: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let bound = ZSTD_compressBound(input.count)
         if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
         let written = input.withUnsafeBytes { source in
@@ -27,6 +27,6 @@ final class ZstdCompressor {
         guard ZSTD_isError(written) == 0 else {
             throw ParquetError("zstd: " + String(cString: ZSTD_getErrorName(written)))
         }
-        return Array(output[0..<written])
+        return try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<written])) }
     }
 }
