@@ -31,10 +31,33 @@ package struct LakeRelation: Sendable {
         "all_quantity_samples",
     ]
 
-    /// The SELECT of the relation's columns, in the schema's order and the relation's stored order.
+    /// The SELECT of the relation's columns, in the schema's order and the relation's stored order. A view of a
+    /// compact table is read through its own definition written in `instantDialect`, so that the instants it
+    /// stores as integers arrive as integers, not as text to be parsed again.
     package var selectSQL: String {
-        "SELECT " + columns.map { "\"\($0.name)\"" }.joined(separator: ", ") + " FROM \"\(name)\""
+        let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard let select = compactSelect else { return "SELECT \(names) FROM \"\(name)\"" }
+        return "SELECT \(names) FROM (\(select))"
     }
+
+    /// The SELECT of the compact table's view in `instantDialect`; nil for the other relations.
+    var compactSelect: String? {
+        guard Schema.compactTables.contains(where: { $0.publicName == name }),
+            let view = Schema.viewDescriptions.first(where: { $0.name == name })
+        else { return nil }
+        let definition = view.sql(in: Self.instantDialect)
+        guard let start = definition.range(of: " AS\n") else { return nil }
+        return String(definition[start.upperBound...])
+    }
+
+    /// Whether the relation's instants come as integer microseconds (`instantDialect`) rather than text.
+    var instantsAsMicroseconds: Bool { compactSelect != nil }
+
+    /// SQLite's views with the instants the compact tables keep as integers (seconds, centiseconds) written as
+    /// microseconds since 1970: the TIMESTAMP's own value, where the public views format text.
+    static let instantDialect = ViewDialect(
+        schema: "", person: false, instantText: { "(\($0) * 1000000)" }, centisecondText: { "(\($0) * 10000)" },
+        offsetText: Schema.offsetText, hoursBetween: ViewDialect.sqlite.hoursBetween)
 
     /// A table column's type from its declaration: INTEGER → INT64, REAL → DOUBLE, BLOB → bytes; TEXT is a
     /// calendar day (DATE), a UTC instant (TIMESTAMP µs) or a string, by the column's name and documentation,

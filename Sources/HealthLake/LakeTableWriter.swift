@@ -42,11 +42,12 @@ enum LakeTableWriter {
         }
         let reader = try SQLiteRowReader(connection, sql: relation.selectSQL)
         let kinds = relation.columns.map(\.kind)
+        let instantsAsMicroseconds = relation.instantsAsMicroseconds
         var leftNull: Int64 = 0
         do {
             while try reader.step() {
                 for (index, kind) in kinds.enumerated() {
-                    if !append(reader, index, kind, to: writer) {
+                    if !append(reader, index, kind, to: writer, instantsAsMicroseconds: instantsAsMicroseconds) {
                         writer.appendNull(index)
                         if reader.kind(index) != .null { leftNull += 1 }
                     }
@@ -68,10 +69,9 @@ enum LakeTableWriter {
     /// Appends the current row's value of column `index`; false when it is NULL or does not fit `kind`.
     @inline(__always)
     static func append(
-        _ reader: SQLiteRowReader, _ index: Int, _ kind: ParquetColumn.Kind, to writer: ParquetFileWriter
-    )
-        -> Bool
-    {
+        _ reader: SQLiteRowReader, _ index: Int, _ kind: ParquetColumn.Kind, to writer: ParquetFileWriter,
+        instantsAsMicroseconds: Bool
+    ) -> Bool {
         let stored = reader.kind(index)
         switch (kind, stored) {
         case (_, .null):
@@ -93,6 +93,8 @@ enum LakeTableWriter {
             writer.append(index, bytes: reader.blob(index))
         case (.binary, .text):
             writer.append(index, bytes: reader.text(index))
+        case (.timestampMicrosUTC, .integer) where instantsAsMicroseconds:
+            writer.append(index, integer: reader.integer(index))
         case (.timestampMicrosUTC, .text):
             guard let micros = LakeValues.microseconds(reader.text(index)) else { return false }
             writer.append(index, integer: micros)

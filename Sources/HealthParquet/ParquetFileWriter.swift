@@ -13,7 +13,9 @@ package final class ParquetFileWriter {
     private var rowGroups: [RowGroupMetadata] = []
     private var offset: Int64 = 0
     private var rowsInGroup = 0
-    private var bufferedBytesAtLastCheck = 0
+    /// Byte-array bytes appended since the row group's size was last measured: large values (ECG voltages,
+    /// FHIR documents) make it measured sooner than every 256 rows.
+    private var bytesSinceCheck = 0
     private let compressor: ZstdCompressor
     package private(set) var rowCount: Int64 = 0
 
@@ -40,14 +42,18 @@ package final class ParquetFileWriter {
     package func append(_ column: Int, integer value: Int64) { buffers[column].append(value) }
     package func append(_ column: Int, date daysSince1970: Int32) { buffers[column].append(daysSince1970) }
     package func append(_ column: Int, double value: Double) { buffers[column].append(value) }
-    package func append(_ column: Int, bytes value: UnsafeRawBufferPointer) { buffers[column].append(value) }
+    package func append(_ column: Int, bytes value: UnsafeRawBufferPointer) {
+        buffers[column].append(value)
+        bytesSinceCheck += value.count
+    }
 
     /// Ends a row (every column must have had one value or NULL); writes the row group when it is full.
     package func endRow() throws {
         rowsInGroup += 1
         rowCount += 1
-        // Measuring every 256 rows keeps the check off the per-row path.
-        guard rowsInGroup & 255 == 0 || rowsInGroup >= rowGroupRowLimit else { return }
+        // Measuring every 256 rows (or 64 KiB of byte arrays) keeps the check off the per-row path.
+        guard rowsInGroup & 255 == 0 || bytesSinceCheck >= 1 << 16 || rowsInGroup >= rowGroupRowLimit else { return }
+        bytesSinceCheck = 0
         if rowsInGroup >= rowGroupRowLimit || buffers.reduce(0, { $0 + $1.byteCount }) >= rowGroupByteLimit {
             try flushRowGroup()
         }

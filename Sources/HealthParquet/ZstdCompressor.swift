@@ -1,13 +1,14 @@
 import CZstd
 
-/// Page bodies compressed with zstd (codec ZSTD): every reader healthetl targets decodes it, and at level 3 it
-/// is both smaller and faster than gzip on these columns. One context reused for every page of a file.
+/// Page bodies compressed with zstd (codec ZSTD), which every reader healthetl targets decodes. Level 2: on
+/// the 1 GB standard export, level 1 made the lake 16 % larger for 20 % less CPU, level 3 5 % smaller for 15 %
+/// more. One context reused for every page of a file.
 final class ZstdCompressor {
     private let context: OpaquePointer
     private let level: Int32
     private var output: [UInt8] = []
 
-    init(level: Int32 = 3) throws {
+    init(level: Int32 = 2) throws {
         guard let context = ZSTD_createCCtx() else { throw ParquetError("zstd could not allocate a context") }
         self.context = context
         self.level = level
