@@ -57,7 +57,7 @@ package struct LakeRelation: Sendable {
     /// microseconds since 1970: the TIMESTAMP's own value, where the public views format text.
     static let instantDialect = ViewDialect(
         schema: "", person: false, instantText: { "(\($0) * 1000000)" }, centisecondText: { "(\($0) * 10000)" },
-        offsetText: Schema.offsetText, hoursBetween: ViewDialect.sqlite.hoursBetween)
+        offsetText: Schema.offsetText, hoursBetween: ViewDialect.sqlite.hoursBetween, lookupsAsJoins: true)
 
     /// A table column's type from its declaration: INTEGER → INT64, REAL → DOUBLE, BLOB → bytes; TEXT is a
     /// calendar day (DATE), a UTC instant (TIMESTAMP µs) or a string, by the column's name and documentation,
