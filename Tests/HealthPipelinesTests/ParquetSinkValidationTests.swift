@@ -30,4 +30,12 @@ import Testing
         #expect(problems.contains("sinks[0].zstd: unknown field 'zstd' (allowed in a parquet sink: parquet, person)"))
         #expect(problems.contains { $0.hasPrefix("sinks[0].person: a folder name") })
     }
+
+    @Test func theStudyLakeExampleParses() throws {
+        let definition = try PipelineDefinition.load(path: PipelineExampleTests.example("study-lake.json"))
+        #expect(definition.parquet?.person == "P017")
+        #expect(definition.parquet?.path.hasSuffix("/lake") == true)
+        #expect(definition.sqlite?.path.hasSuffix("/P017.sqlite") == true)
+        #expect(definition.describe().contains("(partition person=P017)"))
+    }
 }
