@@ -35,7 +35,7 @@ let package = Package(
         .executable(name: "generate-export", targets: ["generate-export"]),
     ],
     targets: [
-        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev, libpq-dev).
+        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev, libpq-dev, libzstd-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
