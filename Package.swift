@@ -28,7 +28,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP",
+                "HealthMCP", "HealthLake", "HealthParquet",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
                 "HealthModel",
@@ -37,12 +37,14 @@ let package = Package(
         .executable(name: "generate-export", targets: ["generate-export"]),
     ],
     targets: [
-        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev, libpq-dev).
+        // C libraries from Debian packages (see README: libxml2-dev, libsqlite3-dev, zlib1g-dev, libpq-dev, libzstd-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq, for the PostgreSQL sink (many people's exports in one server database).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libzstd, the codec of the Parquet pages.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
@@ -89,19 +91,26 @@ let package = Package(
         .target(
             name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
+        // The Parquet format, write side: Thrift compact footer and page headers, dictionary and RLE encodings (zstd).
+        .target(name: "HealthParquet", dependencies: ["CZstd"], swiftSettings: release),
+        // healthetl export --parquet: the lake of a database, one folder per table and view, a partition per person.
+        .target(
+            name: "HealthLake",
+            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"],
+            swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres",
+                "HTMLReport", "HealthPostgres", "HealthLake",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
             name: "HealthETL",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
+                "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -176,6 +185,13 @@ let package = Package(
                 "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthSchema", "HealthStore",
                 "HealthImport", "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
             ]),
+        .testTarget(name: "HealthParquetTests", dependencies: ["HealthParquet"]),
+        .testTarget(
+            name: "HealthLakeTests",
+            dependencies: [
+                "HealthTestSupport", "HealthSQLite", "HealthLake", "HealthParquet", "SampleExports",
+            ],
+            exclude: ["lake_check.py"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

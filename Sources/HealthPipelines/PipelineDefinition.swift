@@ -42,6 +42,7 @@ public struct PipelineDefinition: Sendable, Equatable {
     }
 
     public var report: ReportOutput? { outputs.first(HTMLReportOutput.self) }
+    public var parquet: ParquetLakeOutput? { outputs.first(ParquetLakeOutput.self) }
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.

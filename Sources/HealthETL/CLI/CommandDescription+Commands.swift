@@ -7,6 +7,7 @@ extension CommandDescription {
             "import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]",
             "import <export> --csv <folder> [--excel]",
             "import <export> --person <id> [--postgres <url>] [--working-copy <folder>]",
+            "import <export> --db <path> --parquet <lake> [--person <id>]",
         ],
         arguments: [Argument("<export>", help: "export.zip, the unzipped apple_health_export folder, or export.xml")],
         options: [
@@ -16,8 +17,10 @@ extension CommandDescription {
                     + "replaced and deleted samples).", valueIsFile: true),
             Option(
                 "--person", value: "<id>",
-                help: "Import into PostgreSQL as this person's data (a study's participant id): each person's rows "
-                    + "are kept apart and updated like a database of their own."),
+                help: "The person whose export it is (a study's participant id). With --parquet, it names the "
+                    + "person's partition of the lake (<lake>/<table>/person=<id>/) and PostgreSQL is used only "
+                    + "with --postgres; otherwise it imports into PostgreSQL (--postgres, else the PG* environment "
+                    + "variables), each person's rows kept apart and updated like a database of their own."),
             .postgres,
             Option(
                 "--working-copy", value: "<folder>",
@@ -28,6 +31,7 @@ extension CommandDescription {
                 help: "Also (or, without --db, only) write CSV files: one per table, and the daily rollups daily.csv, "
                     + "daily_long.csv, daily_units.csv.", valueIsFile: true),
             .excel,
+            .parquet,
             Option(
                 "--timezone", value: "<zone>",
                 help: "IANA zone deciding each sample's local_date (default: the database's zone, else this "
@@ -46,11 +50,16 @@ extension CommandDescription {
             "healthetl import export.zip --db health.sqlite --quiet --wait 600",
             "healthetl import export.zip --csv out/ --excel",
             "healthetl import export.zip --person P123 --postgres postgresql://etl@db.example.org/study",
+            "healthetl import export.zip --db p123.sqlite --person P123 --parquet lake/",
         ])
 
     static let exportCommand = CommandDescription(
-        name: "export", abstract: "Write the CSV files of an existing database (tables and daily rollups).",
-        usage: ["export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]"],
+        name: "export",
+        abstract: "Write an existing database as CSV files, or as a Parquet lake (one folder per table and view).",
+        usage: [
+            "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
+            "export --db <path> --parquet <lake> [--person <id>]",
+        ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true),
             Option(
@@ -60,9 +69,17 @@ extension CommandDescription {
             .excel,
             Option("--no-tables", help: "Leave out the one-file-per-table CSVs."),
             Option("--no-daily", help: "Leave out daily.csv, daily_long.csv and daily_units.csv."),
+            .parquet,
+            Option(
+                "--person", value: "<id>",
+                help: "With --parquet: publish into the person's partition, <lake>/<table>/person=<id>/, replacing "
+                    + "only that person's files (docs/lake.md)."),
             .quiet, .json,
         ],
-        examples: ["healthetl export --db health.sqlite --csv out/ --excel"])
+        examples: [
+            "healthetl export --db health.sqlite --csv out/ --excel",
+            "healthetl export --db p123.sqlite --parquet lake/ --person P123",
+        ])
 
     static let runCommand = CommandDescription(
         name: "run", abstract: "Run a pipeline file: input, filters, stages and sinks in one JSON definition.",

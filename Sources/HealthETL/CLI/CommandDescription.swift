@@ -77,6 +77,11 @@ extension CommandDescription.Option {
         "--postgres", value: "<url>",
         help: "The PostgreSQL server for --person (postgresql://user@host/db); without it, libpq's PG* environment "
             + "variables (PGHOST, PGDATABASE, PGUSER, PGPASSFILE).")
+    static let parquet = Self(
+        "--parquet", value: "<lake>",
+        help: "Publish the database as Parquet: <lake>/<table>/data-<generation>.parquet per table and view, "
+            + "swapped in atomically; an unchanged database rewrites nothing (docs/lake.md).",
+        valueIsFile: true)
     static let excel = Self(
         "--excel",
         help: "CSV for spreadsheets: BOM, dates as 2024-03-31 08:15:00, no blobs, cells that would run as formulas "

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCSV
+import HealthLake
 import HealthModel
 import HealthPipelines
 import HealthPostgres
@@ -47,22 +48,42 @@ extension Tool {
         } catch {
             return usageError(error)
         }
-        guard let database = arguments.values["--db"], let folder = arguments.values["--csv"] else {
-            return usageError(UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>'"))
+        let lake = arguments.values["--parquet"]
+        let person = arguments.values["--person"]
+        guard let database = arguments.values["--db"], arguments.values["--csv"] != nil || lake != nil else {
+            return usageError(
+                UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>' or '--parquet <lake>'")
+            )
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
         }
-        var output = CSVOutput(directory: folder)
-        if arguments.flags.contains("--excel") { output.dialect = .excel }
-        output.tables = !arguments.flags.contains("--no-tables")
-        output.daily = !arguments.flags.contains("--no-daily")
+        if let person {
+            guard lake != nil else {
+                return usageError(
+                    UsageError(message: "'--person <id>' on export names a partition of '--parquet <lake>'"))
+            }
+            do throws(OptionValueError) {
+                try LakeLayout.checkPerson(person)
+            } catch {
+                return usageError(UsageError(message: error.message))
+            }
+        }
+        var outputs: [any RunOutput] = []
+        if let folder = arguments.values["--csv"] {
+            var output = CSVOutput(directory: folder)
+            if arguments.flags.contains("--excel") { output.dialect = .excel }
+            output.tables = !arguments.flags.contains("--no-tables")
+            output.daily = !arguments.flags.contains("--no-daily")
+            outputs.append(output)
+        }
+        if let lake { outputs.append(ParquetLakeOutput(folder: lake, person: person)) }
         return reportErrors(input: database) {
-            let report = try output.write(from: database)
+            let results = try outputs.map { try $0.produce(from: database) }
             if arguments.flags.contains("--json") {
-                standardOutput(SummaryFormatter.json(ImportSummary(), outputs: [CSVOutput.result(report)]) + "\n")
+                standardOutput(SummaryFormatter.json(ImportSummary(), outputs: results) + "\n")
             } else if !arguments.flags.contains("--quiet") {
-                standardError(CSVOutput.result(report).text)
+                for result in results where !result.text.isEmpty { standardError(result.text) }
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCSV
 import HealthImport
+import HealthLake
 import HealthModel
 import HealthPipelines
 import HealthPostgres
@@ -168,9 +169,10 @@ public struct Tool {
         }
         let database = arguments.values["--db"]
         let person = arguments.values["--person"]
+        let lake = arguments.values["--parquet"]
         guard
             database != nil || arguments.values["--csv"] != nil || person != nil
-                || arguments.values["--postgres"] != nil
+                || arguments.values["--postgres"] != nil || lake != nil
         else {
             return usageError(
                 UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
@@ -178,10 +180,12 @@ public struct Tool {
         var timeZone: TimeZone?
         var lockTimeout = 10.0
         var postgres: PostgresDestination?
+        var parquet: ParquetLakeOutput?
         do throws(UsageError) {
             timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             lockTimeout = try Self.lockTimeout(arguments)
             postgres = try Self.postgresDestination(arguments)
+            parquet = try Self.parquetOutput(arguments, postgres: postgres)
         } catch {
             return usageError(error)
         }
@@ -200,9 +204,10 @@ public struct Tool {
             if arguments.flags.contains("--excel") { output.dialect = .excel }
             return output
         }
+        let outputs: [any RunOutput] = [csv as (any RunOutput)?, parquet].compactMap { $0 }
+        let plan = PipelinePlan(job: job, databasePath: database, outputs: outputs, postgres: postgres)
         return runPlan(
-            PipelinePlan(job: job, databasePath: database, csv: csv, postgres: postgres),
-            quiet: arguments.flags.contains("--quiet"),
+            plan, quiet: arguments.flags.contains("--quiet"),
             json: arguments.flags.contains("--json"))
     }
 
@@ -236,7 +241,16 @@ public struct Tool {
         return zone
     }
 
+    /// PostgreSQL is the output when `--postgres` names it, or when `--person` comes without `--db` and without
+    /// `--parquet` (the server of the PG* environment variables, as before the lake). With `--parquet` and no
+    /// `--postgres`, `--person` names the lake's partition and PostgreSQL is not touched.
     static func postgresDestination(_ arguments: Arguments) throws(UsageError) -> PostgresDestination? {
+        if arguments.values["--parquet"] != nil && arguments.values["--postgres"] == nil {
+            if arguments.values["--working-copy"] != nil {
+                throw UsageError(message: "'--working-copy' is PostgreSQL's; with '--parquet' add '--postgres <url>'")
+            }
+            return nil
+        }
         guard let person = arguments.values["--person"] else {
             for option in ["--postgres", "--working-copy"] where arguments.values[option] != nil {
                 throw UsageError(message: "'\(option)' needs '--person <id>': whose data is it?")
@@ -254,6 +268,23 @@ public struct Tool {
         return PostgresDestination(
             connection: arguments.values["--postgres"] ?? "", person: person,
             workingCopies: arguments.values["--working-copy"])
+    }
+
+    /// `--parquet <lake>`, partitioned by `--person` when given; published from `--db`, the PostgreSQL working
+    /// copy, or (with neither) a scratch database.
+    static func parquetOutput(_ arguments: Arguments, postgres: PostgresDestination?) throws(UsageError)
+        -> ParquetLakeOutput?
+    {
+        guard let lake = arguments.values["--parquet"] else { return nil }
+        let person = arguments.values["--person"]
+        if let person {
+            do throws(OptionValueError) {
+                try LakeLayout.checkPerson(person)
+            } catch {
+                throw UsageError(error)
+            }
+        }
+        return ParquetLakeOutput(folder: lake, person: person)
     }
 
     static func lockTimeout(_ arguments: Arguments) throws(UsageError) -> Double {

@@ -66,7 +66,7 @@ extension PipelineParser {
         let folderPath = PipelineJSONReader.path(path, "csv")
         guard let folder = reader.nonEmptyString(value["csv"]!, at: folderPath) else { return nil }
         var output = CSVOutput(directory: PipelinePaths.absolute(folder, relativeTo: baseDirectory))
-        checkCSVLocation(output.directory, at: folderPath)
+        checkOutputFolder(output.directory, at: folderPath)
         if let flag = optionalBool(value, "excel", in: path) { output.dialect = flag ? .excel : .standard }
         if let flag = optionalBool(value, "tables", in: path) { output.tables = flag }
         if let flag = optionalBool(value, "daily", in: path) { output.daily = flag }
@@ -76,8 +76,8 @@ extension PipelineParser {
         return output
     }
 
-    /// The CSV folder is written if it exists, else created, so then its parent must be writable.
-    private mutating func checkCSVLocation(_ folder: String, at path: String) {
+    /// An output folder (CSV, a lake) is written if it exists, else created, so then its parent must be writable.
+    mutating func checkOutputFolder(_ folder: String, at path: String) {
         if FileManager.default.fileExists(atPath: folder) {
             if !PipelineFiles.isDirectory(folder) {
                 reader.report(path, "'\(folder)' is a file, not a folder")

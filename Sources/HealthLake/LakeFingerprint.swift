@@ -1,0 +1,61 @@
+import HealthModel
+import HealthSQLite
+import HealthSchema
+
+/// The content fingerprint of a database, as the lake's generation: equal fingerprints, equal files. It hashes
+/// what changes whenever the published rows change, without reading them: the anchors (an order-independent
+/// hash of each type's rows), the settings (time zone, units, ids given out), the rows every run added,
+/// replaced and deleted, the row count and highest rowid of every stored table, and the versions of healthetl
+/// and the schema and the lake's columns and types (a new writer may write other bytes).
+enum LakeFingerprint {
+    /// The generation, and the row count of every stored table it counted (by the stored table's name).
+    static func compute(_ connection: SQLiteConnection, relations: [LakeRelation]) throws
+        -> (generation: String, rowCounts: [String: Int64])
+    {
+        var counts: [String: Int64] = [:]
+        var hash = Hash()
+        hash.add("healthetl \(HealthETLVersion.current) schema \(Schema.userVersion)")
+        for relation in relations {
+            hash.add(relation.name)
+            for column in relation.columns { hash.add("\(column.name) \(column.kind)") }
+        }
+        for query in [
+            "SELECT type, row_count, fingerprint FROM anchors ORDER BY type",
+            "SELECT key, value FROM settings ORDER BY key",
+            "SELECT coalesce(sum(added), 0), coalesce(sum(replaced), 0), coalesce(sum(deleted), 0) FROM import_runs",
+        ] {
+            for row in try connection.query(query) { hash.add(row) }
+        }
+        let published = Set(relations.map(\.name))
+        let stored = Schema.tables.map(\.name).filter { !LakeRelation.leftOut.contains($0) }
+        for name in stored where published.contains(name) || !Schema.publicTables.contains(where: { $0.name == name }) {
+            hash.add(name)
+            let row = try connection.query("SELECT count(*), coalesce(max(rowid), 0) FROM \"\(name)\"")[0]
+            hash.add(row)
+            counts[name] = row[0].integer ?? 0
+        }
+        return (hash.hex, counts)
+    }
+
+    /// A relation's rows as far as the counts tell (a compact view's are its stored table's); 0 for the views.
+    static func rows(of relation: String, in counts: [String: Int64]) -> Int64 {
+        let stored = Schema.compactTables.first { $0.publicName == relation }?.table.name ?? relation
+        return counts[stored] ?? 0
+    }
+
+    /// FNV-1a, 64 bits, with a separator between values.
+    struct Hash {
+        private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ text: String) {
+            for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            state = (state ^ 0x1F) &* 0x100_0000_01b3
+        }
+        mutating func add(_ row: [SQLiteValue]) {
+            for value in row { add("\(value)") }
+        }
+        var hex: String {
+            let digits = String(state, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+    }
+}
