@@ -27,7 +27,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP",
+                "HealthMCP", "HealthDeidentify",
                 "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
                 "HealthModel",
             ]),
@@ -81,6 +81,10 @@ let package = Package(
         .target(
             name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
+        // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
+        .target(
+            name: "HealthDeidentify", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthStore"],
+            swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
             name: "HealthPipelines",
@@ -93,7 +97,7 @@ let package = Package(
             name: "HealthETL",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthStore", "HealthImport", "HealthCSV", "HTMLReport",
-                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthPipelines",
+                "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthDeidentify", "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to HealthETL.runTool.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -165,6 +169,12 @@ let package = Package(
             dependencies: [
                 "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "HealthImport",
                 "HealthCSV", "HealthDatasette", "HealthETL", "SampleExports",
+            ]),
+        .testTarget(
+            name: "HealthDeidentifyTests",
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV",
+                "HTMLReport", "HealthDeidentify", "HealthETL", "SampleExports",
             ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.

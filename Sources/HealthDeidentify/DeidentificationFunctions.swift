@@ -1,0 +1,186 @@
+import Foundation
+import HealthRollups
+import HealthSQLite
+import HealthStore
+
+/// What a run changed, per class of identifier (recorded in the copy's `deidentification` setting).
+package struct DeidentificationCounts: Sendable, Equatable {
+    /// Source and device names that lost their owner's name (each value written, not each distinct name).
+    package var namesStripped = 0
+    /// Identifiers replaced by keyed pseudonyms (serial numbers, device names, external and sync identifiers).
+    package var pseudonyms = 0
+    /// Row fingerprints replaced by keyed integers.
+    package var keyedFingerprints = 0
+    /// Texts (warnings, errors) changed because they named a source, a date or a person.
+    package var textsScrubbed = 0
+    /// Dates of birth reduced to a year.
+    package var birthDatesGeneralised = 0
+    /// Metadata entries dropped (free text, third-party keys whose value is not a number).
+    package var metadataDropped = 0
+    /// Rows of the tables that stay empty (clinical records, documents, route points with `--routes drop`).
+    package var rowsEmptied = 0
+
+    var dictionary: [String: Int] {
+        [
+            "names_stripped": namesStripped, "pseudonyms": pseudonyms, "keyed_fingerprints": keyedFingerprints,
+            "texts_scrubbed": textsScrubbed, "birth_dates_generalised": birthDatesGeneralised,
+            "metadata_dropped": metadataDropped, "rows_emptied": rowsEmptied,
+        ]
+    }
+}
+
+/// The SQL functions the copy's `INSERT … SELECT`s call (`deid_…`), over one run's context. One thread.
+final class DeidentificationFunctions {
+    let context: DeidentificationContext
+    private(set) var counts = DeidentificationCounts()
+    /// The metadata decision per key id and value kind is cheap, but a key's own checks are cached.
+    private var keyDecisions: [Int64: Bool] = [:]
+
+    init(context: DeidentificationContext) { self.context = context }
+
+    func register(on connection: SQLiteConnection) throws {
+        try connection.registerTextFunction("deid_source_name", argumentCount: 1) { [unowned self] in
+            $0[0].map(self.sourceName)
+        }
+        try connection.registerTextFunction("deid_device_name", argumentCount: 1) { [unowned self] arguments in
+            arguments[0].map { self.changed($0, self.context.names.deviceName($0)) }
+        }
+        try connection.registerTextFunction("deid_source_list", argumentCount: 1) { [unowned self] arguments in
+            arguments[0].map { list in
+                var seen: [String] = []
+                for part in list.components(separatedBy: "; ") {
+                    let name = self.sourceName(part)
+                    if !seen.contains(name) { seen.append(name) }
+                }
+                return seen.joined(separator: "; ")
+            }
+        }
+        try connection.registerTextFunction("deid_pseudonym", argumentCount: 3) { [unowned self] arguments in
+            guard let label = arguments[0], let prefix = arguments[1], let value = arguments[2] else { return nil }
+            self.counts.pseudonyms += 1
+            return self.context.key.pseudonym(label, value, prefix: prefix)
+        }
+        try connection.registerTextFunction("deid_pseudonym2", argumentCount: 4) { [unowned self] arguments in
+            guard let label = arguments[0], let prefix = arguments[1], let first = arguments[2],
+                let second = arguments[3]
+            else { return nil }
+            self.counts.pseudonyms += 1
+            return self.context.key.pseudonym(label, first + "\u{0}" + second, prefix: prefix)
+        }
+        try connection.registerTextFunction("deid_integer", argumentCount: 2) { [unowned self] arguments in
+            guard let label = arguments[0], let value = arguments[1] else { return nil }
+            self.counts.keyedFingerprints += 1
+            return String(self.context.key.integer(label, value))
+        }
+        try connection.registerTextFunction("deid_text", argumentCount: 1) { [unowned self] arguments in
+            arguments[0].map { text in
+                let scrubbed = self.scrub(text)
+                if scrubbed != text { self.counts.textsScrubbed += 1 }
+                return scrubbed
+            }
+        }
+        try connection.registerTextFunction("deid_characteristic", argumentCount: 2) { [unowned self] arguments in
+            guard let key = arguments[0], let value = arguments[1] else { return arguments[1] }
+            guard key == "HKCharacteristicTypeIdentifierDateOfBirth", !value.isEmpty else { return value }
+            self.counts.birthDatesGeneralised += 1
+            return BirthYear.generalised(value, exportYear: self.context.exportYear)
+        }
+        try connection.registerTextFunction("deid_setting", argumentCount: 2) { [unowned self] arguments in
+            guard let key = arguments[0] else { return nil }
+            return self.setting(key, arguments[1])
+        }
+        try connection.registerTextFunction("deid_metadata_key_kept", argumentCount: 1) { [unowned self] arguments in
+            guard let id = arguments[0].flatMap({ Int64($0) }) else { return nil }
+            return self.keyKept(id) ? "1" : nil
+        }
+        try connection.registerTextFunction("deid_metadata_is_identifier", argumentCount: 1) {
+            [unowned self] arguments in
+            guard let id = arguments[0].flatMap({ Int64($0) }), let key = self.context.metadataKeys[id] else {
+                return nil
+            }
+            return MetadataPolicy.identifierKeys.contains(key) ? "1" : nil
+        }
+        try connection.registerTextFunction("deid_metadata_value", argumentCount: 2) { [unowned self] arguments in
+            guard let id = arguments[0].flatMap({ Int64($0) }), let key = self.context.metadataKeys[id] else {
+                return nil
+            }
+            let value = arguments[1]
+            switch MetadataPolicy.decision(key: key, value: value, names: self.context.names) {
+            case .keep: return value
+            case .pseudonymise: return value.map { self.context.key.pseudonym("metadata " + key, $0, prefix: "id") }
+            case .drop:
+                // Only the filter sees dropped entries, so each is counted once.
+                self.counts.metadataDropped += 1
+                return nil
+            }
+        }
+        try connection.registerTextFunction("deid_route_point", argumentCount: 4) { [unowned self] arguments in
+            guard let axis = arguments[0], let route = arguments[1].flatMap({ Int64($0) }),
+                let latitude = arguments[2].flatMap({ Double($0) }), let longitude = arguments[3].flatMap({ Double($0) }),
+                let origin = self.context.routeOrigins[route]
+            else { return nil }
+            let point = RelativeRoute.point(
+                latitude: latitude, longitude: longitude, origin: origin,
+                angle: self.context.key.routeAngle(String(route)))
+            return String(axis == "latitude" ? point.latitude : point.longitude)
+        }
+        try connection.registerTextFunction("deid_route_course", argumentCount: 2) { [unowned self] arguments in
+            guard let route = arguments[0], let course = arguments[1].flatMap({ Double($0) }) else { return nil }
+            return String(RelativeRoute.course(course, angle: self.context.key.routeAngle(route)))
+        }
+    }
+
+    func sourceName(_ name: String) -> String {
+        let result = context.sourceNames[name] ?? context.names.sourceName(name)
+        return changed(name, result)
+    }
+
+    private func changed(_ original: String, _ result: String) -> String {
+        if result != original { counts.namesStripped += 1 }
+        return result
+    }
+
+    private func keyKept(_ id: Int64) -> Bool {
+        if let kept = keyDecisions[id] { return kept }
+        let key = context.metadataKeys[id] ?? ""
+        let kept =
+            MetadataPolicy.identifierKeys.contains(key)
+            || (MetadataPolicy.keyIsPlain(key) && !context.names.containsName(key))
+        keyDecisions[id] = kept
+        return kept
+    }
+
+    /// Source names replaced (longest first, so "Jonathan’s Apple Watch" goes before "Jonathan"), dates shifted
+    /// like the columns; a text that still names a person is replaced whole.
+    func scrub(_ text: String) -> String {
+        var result = text
+        for (original, replacement) in context.sourceNames.sorted(by: { $0.key.count > $1.key.count })
+        where original != replacement && result.contains(original) {
+            result = result.replacingOccurrences(of: original, with: replacement)
+        }
+        if context.options.shiftDates { result = DateShift.shiftDates(in: result, days: context.key.shiftWeeks * 7) }
+        if context.names.containsName(result) { return "(removed: the text named a person)" }
+        return result
+    }
+
+    /// The settings the copy keeps: time zone, units, ids given out, and the rollup options with their source
+    /// names stripped (and without months when dates are shifted). Others are left out.
+    func setting(_ key: String, _ value: String?) -> String? {
+        switch key {
+        case "time_zone", "units": return value
+        case _ where key.hasPrefix("last_id:"): return value
+        case "rollups":
+            guard let value, var options = try? JSONDecoder().decode(RollupOptions.self, from: Data(value.utf8)) else {
+                return nil
+            }
+            options.priority = SourcePriority(renaming: options.priority, with: sourceName)
+            options.priorityByType = options.priorityByType.mapValues {
+                SourcePriority(renaming: $0, with: sourceName)
+            }
+            if context.options.shiftDates { options.periods.removeAll { $0 == .month } }
+            guard let data = try? JSONEncoder().encode(options) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        default: return nil
+        }
+    }
+}
