@@ -73,18 +73,17 @@ package enum DateShift {
 /// `--routes relative`: a route's shape in metres from its first point, turned by a keyed angle, written back as
 /// degrees around 0,0 (where a degree is about as long in both directions, so the shape is not distorted).
 package enum RelativeRoute {
-    static let metresPerDegreeLatitude = 110_574.0
-    static let metresPerDegreeLongitudeAtEquator = 111_320.0
+    /// On a sphere of the Earth's mean radius (6,371 km), the same both ways at the equator.
+    static let metresPerDegree = 6_371_000 * Double.pi / 180
 
     package static func point(latitude: Double, longitude: Double, origin: (Double, Double), angle: Double)
         -> (latitude: Double, longitude: Double)
     {
-        let north = (latitude - origin.0) * metresPerDegreeLatitude
-        let east =
-            (longitude - origin.1) * metresPerDegreeLongitudeAtEquator * cos(origin.0 * Double.pi / 180)
+        let north = (latitude - origin.0) * metresPerDegree
+        let east = (longitude - origin.1) * metresPerDegree * cos(origin.0 * Double.pi / 180)
         let turnedEast = east * cos(angle) - north * sin(angle)
         let turnedNorth = east * sin(angle) + north * cos(angle)
-        return (turnedNorth / metresPerDegreeLatitude, turnedEast / metresPerDegreeLongitudeAtEquator)
+        return (turnedNorth / metresPerDegree, turnedEast / metresPerDegree)
     }
 
     /// A compass course (degrees clockwise from north) turned with the shape (counter-clockwise by `angle`).
