@@ -90,7 +90,7 @@ let package = Package(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres",
+                "HTMLReport", "HealthPostgres", "HealthDeidentify",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(

@@ -55,6 +55,11 @@ extension PipelineDefinition {
                 "  report: \(report.path) (\(range.isEmpty ? "every day" : range.joined(separator: ", ")); \(sections))"
             )
         }
+        if let deidentify {
+            let dates = deidentify.shiftDates ? "dates shifted" : "dates kept"
+            lines.append(
+                "  deidentify: \(deidentify.path) (key \(deidentify.keyFile); routes \(deidentify.routes); \(dates))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -43,6 +43,7 @@ extension PipelineDefinition {
                 PostgresDestination(connection: $0.connection, person: $0.person, workingCopies: $0.workingCopies)
             })
         plan.report = report.map { PipelinePlan.Report(path: $0.path, options: $0.options) }
+        plan.deidentify = deidentify
         return plan
     }
 

@@ -33,6 +33,7 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var csv: CSVOutput?
     public var postgres: PostgresOutput?
     public var report: ReportOutput?
+    public var deidentify: DeidentifyOutput?
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -86,6 +87,16 @@ public struct PipelineDefinition: Sendable, Equatable {
         /// The HTML file, rewritten after every run (docs/report.md).
         public var path: String
         public var options = ReportOptions()
+    }
+
+    public struct DeidentifyOutput: Sendable, Equatable {
+        /// The de-identified copy, replaced after every run (docs/privacy.md).
+        public var path: String
+        public var keyFile: String
+        /// `drop` or `relative`.
+        public var routes = "drop"
+        public var shiftDates = false
+        public var person: String?
     }
 
     public init(inputExport: String) { self.inputExport = inputExport }

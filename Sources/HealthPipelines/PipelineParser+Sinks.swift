@@ -1,6 +1,7 @@
 import Foundation
 import HTMLReport
 import HealthCSV
+import HealthDeidentify
 import HealthModel
 import HealthPostgres
 
@@ -18,7 +19,8 @@ extension PipelineParser {
     static let csvFields = ["csv", "excel", "tables", "daily"]
     static let postgresFields = ["postgres", "person", "wait", "force", "workingCopy"]
     static let reportFields = ["report", "from", "to", "days", "sections"]
-    static let sinkKinds = ["sqlite", "postgres", "csv", "report"]
+    static let deidentifyFields = ["deidentify", "keyFile", "routes", "shiftDates", "person"]
+    static let sinkKinds = ["sqlite", "postgres", "csv", "report", "deidentify"]
     static let maximumWait: Double = 86_400
 
     mutating func parseSinks(_ value: Any, into definition: inout PipelineDefinition) {
@@ -64,11 +66,21 @@ extension PipelineParser {
             case "sqlite": definition.sqlite = parseSQLite(object, at: path)
             case "postgres": definition.postgres = parsePostgres(object, at: path)
             case "report": definition.report = parseReport(object, at: path)
+            case "deidentify": definition.deidentify = parseDeidentify(object, at: path)
             default: definition.csv = parseCSV(object, at: path)
             }
         }
         if let path = seen["report"], seen["sqlite"] == nil {
             reader.report(path, "a report is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
+        }
+        if let path = seen["deidentify"], seen["sqlite"] == nil {
+            reader.report(
+                path, "a de-identified copy is made from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
+        }
+        if let copy = definition.deidentify, let database = definition.sqlite, copy.path == database.path,
+            let path = seen["deidentify"]
+        {
+            reader.report(PipelineJSONReader.path(path, "deidentify"), "is the sqlite sink's database itself")
         }
     }
 
@@ -190,6 +202,47 @@ extension PipelineParser {
                         PipelineJSONReader.path(sectionsPath, index), "unknown section '\(word)' (known: \(known))")
                 }
             }
+        }
+        return output
+    }
+
+    /// `{"deidentify": "<shared.sqlite>", "keyFile": "<secret.key>", "routes": "drop"|"relative", "shiftDates": b,
+    /// "person": "<id>"}`: the key is checked now, not after the import.
+    private mutating func parseDeidentify(_ value: [String: Any], at path: String)
+        -> PipelineDefinition.DeidentifyOutput?
+    {
+        _ = reader.object(value, at: path, allowed: Self.deidentifyFields, owner: "a deidentify sink")
+        let filePath = PipelineJSONReader.path(path, "deidentify")
+        let keyPath = PipelineJSONReader.path(path, "keyFile")
+        guard let file = reader.nonEmptyString(value["deidentify"]!, at: filePath) else { return nil }
+        guard let keyField = value["keyFile"] else {
+            reader.report(keyPath, "missing: the key behind the pseudonyms (\"keyFile\": \"<file>\", docs/privacy.md)")
+            return nil
+        }
+        guard let key = reader.nonEmptyString(keyField, at: keyPath) else { return nil }
+        var output = PipelineDefinition.DeidentifyOutput(
+            path: PipelinePaths.absolute(file, relativeTo: baseDirectory),
+            keyFile: PipelinePaths.absolute(key, relativeTo: baseDirectory))
+        checkDatabaseLocation(output.path, at: filePath)
+        do {
+            _ = try DeidentificationKey.load(path: output.keyFile)
+        } catch let error as ImportError {
+            reader.report(keyPath, error.message + (error.hint.map { " (\($0))" } ?? ""))
+        } catch {
+            reader.report(keyPath, "\(error)")
+        }
+        if let routes = value["routes"], let text = reader.string(routes, at: PipelineJSONReader.path(path, "routes")) {
+            if DeidentificationRules.Routes(rawValue: text) == nil {
+                reader.report(PipelineJSONReader.path(path, "routes"), "'\(text)' is not drop or relative")
+            } else {
+                output.routes = text
+            }
+        }
+        if let shift = value["shiftDates"] {
+            output.shiftDates = reader.bool(shift, at: PipelineJSONReader.path(path, "shiftDates")) ?? false
+        }
+        if let person = value["person"] {
+            output.person = reader.nonEmptyString(person, at: PipelineJSONReader.path(path, "person"))
         }
         return output
     }

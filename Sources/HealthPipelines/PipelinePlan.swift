@@ -1,5 +1,6 @@
 import HTMLReport
 import HealthCSV
+import HealthDeidentify
 import HealthImport
 import HealthModel
 import HealthPostgres
@@ -23,6 +24,9 @@ public struct PipelinePlan {
         public var options: ReportOptions
     }
 
+    /// A de-identified copy of the SQLite database, written after the import (needs `databasePath`).
+    public var deidentify: PipelineDefinition.DeidentifyOutput?
+
     public init(job: ImportJob, databasePath: String?, csv: CSVOutput?, postgres: PostgresDestination? = nil) {
         self.job = job
         self.databasePath = databasePath
@@ -34,6 +38,7 @@ public struct PipelinePlan {
         public var summary: ImportSummary
         public var csv: CSVExportReport?
         public var report: HealthReport.Result?
+        package var deidentified: Deidentifier.Summary?
     }
 
     public func run() throws -> Result {
@@ -41,8 +46,8 @@ public struct PipelinePlan {
             guard databasePath == nil else {
                 throw ImportError(.usage, "a run writes to PostgreSQL or to a SQLite database, not both")
             }
-            guard report == nil else {
-                throw ImportError(.usage, "a report is drawn from a SQLite database, not from PostgreSQL")
+            guard report == nil, deidentify == nil else {
+                throw ImportError(.usage, "a report or a de-identified copy is made from a SQLite database, not from PostgreSQL")
             }
             var csvReport: CSVExportReport?
             let csvWrite = csv.map { csv in { (workingCopy: String) in csvReport = try csv.write(from: workingCopy) } }
@@ -57,10 +62,20 @@ public struct PipelinePlan {
             let page = try report.map {
                 try HealthReport.write(databasePath: databasePath, to: $0.path, options: $0.options)
             }
-            return Result(summary: summary, csv: csvReport, report: page)
+            let copy = try deidentify.map { output in
+                var options = Deidentifier.Options()
+                options.routes = DeidentificationRules.Routes(rawValue: output.routes) ?? .drop
+                options.shiftDates = output.shiftDates
+                options.person = output.person
+                options.replaceOutput = true
+                return try Deidentifier.run(
+                    databasePath: databasePath, outputPath: output.path, keyPath: output.keyFile, options: options)
+            }
+            return Result(summary: summary, csv: csvReport, report: page, deidentified: copy)
         }
-        if report != nil {
-            throw ImportError(.usage, "a report is drawn from a SQLite database", hint: "add a sqlite sink")
+        if report != nil || deidentify != nil {
+            throw ImportError(
+                .usage, "a report or a de-identified copy is made from a SQLite database", hint: "add a sqlite sink")
         }
         guard let csv else {
             throw ImportError(.usage, "nothing to write", hint: "name a database (--db) or a CSV folder (--csv)")

@@ -224,6 +224,9 @@ public struct Tool {
                 let target = plan.postgres?.displayName ?? plan.databasePath ?? plan.csv?.directory ?? ""
                 standardError(SummaryFormatter.text(result.summary, database: target))
                 if let report = result.csv { standardError(SummaryFormatter.text(report)) }
+                if let copy = result.deidentified, let path = plan.deidentify?.path {
+                    standardError("\(path): de-identified copy written (key \(copy.keyFingerprint))\n")
+                }
             }
         }
     }
