@@ -173,8 +173,8 @@ let package = Package(
         .testTarget(
             name: "HealthDeidentifyTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthSQLite", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthDeidentify", "HealthETL", "SampleExports",
+                "HealthTestSupport", "HealthSQLite", "HealthStore", "HealthImport", "HealthDeidentify", "HealthETL",
+                "SampleExports",
             ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.

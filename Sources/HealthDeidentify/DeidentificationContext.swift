@@ -67,7 +67,8 @@ struct DeidentificationContext {
         }
         // Owners of possessive source and device names ("Jonathan’s iPhone" → jonathan).
         let sourceRows = try connection.query(
-            "SELECT name, device_model, device_manufacturer, version, device_software, device_name FROM sources ORDER BY id")
+            "SELECT name, device_model, device_manufacturer, version, device_software, device_name FROM sources ORDER BY id"
+        )
         for row in sourceRows {
             for name in [row[0].text, row[5].text].compactMap({ $0 }) {
                 guard let rest = SourceNames.deviceKind(in: name) ?? SourceNames.withoutOwner(name) else { continue }
@@ -96,8 +97,10 @@ struct DeidentificationContext {
             try origins.forEachRow { routeOrigins[$0.integer(0)] = ($0.double(1), $0.double(2)) }
         }
         let newestExport = try connection.scalar("SELECT max(export_date) FROM import_runs").text
-        let exportYear = newestExport.flatMap { Int($0.prefix(4)) } ?? Calendar(identifier: .gregorian).component(
-            .year, from: Date())
+        let exportYear =
+            newestExport.flatMap { Int($0.prefix(4)) }
+            ?? Calendar(identifier: .gregorian).component(
+                .year, from: Date())
         var counts: [String: Int] = [:]
         for table in ["clinical_records", "documents", "route_point_rows"] {
             counts[table] = Int(try connection.scalar("SELECT count(*) FROM \"\(table)\"").integer ?? 0)

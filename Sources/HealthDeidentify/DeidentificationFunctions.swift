@@ -116,7 +116,8 @@ final class DeidentificationFunctions {
         }
         try connection.registerTextFunction("deid_route_point", argumentCount: 4) { [unowned self] arguments in
             guard let axis = arguments[0], let route = arguments[1].flatMap({ Int64($0) }),
-                let latitude = arguments[2].flatMap({ Double($0) }), let longitude = arguments[3].flatMap({ Double($0) }),
+                let latitude = arguments[2].flatMap({ Double($0) }),
+                let longitude = arguments[3].flatMap({ Double($0) }),
                 let origin = self.context.routeOrigins[route]
             else { return nil }
             let point = RelativeRoute.point(

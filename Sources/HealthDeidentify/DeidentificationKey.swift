@@ -52,7 +52,9 @@ package struct DeidentificationKey: Sendable {
         while count < bytes.count {
             let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
             if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw ImportError(.usage, "cannot read the key file: \(SystemError.last)", file: path) }
+            guard got >= 0 else {
+                throw ImportError(.usage, "cannot read the key file: \(SystemError.last)", file: path)
+            }
             if got == 0 { break }
             count += got
         }
@@ -96,7 +98,8 @@ package struct DeidentificationKey: Sendable {
     /// The angle in radians a route is turned by under `--routes relative`, one per route.
     package func routeAngle(_ routeKey: String) -> Double {
         let bytes = digest("route angle", routeKey)
-        let fraction = Double(UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
+        let fraction = Double(
+            UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
         return fraction / 4_294_967_296 * 2 * Double.pi
     }
 }

@@ -72,7 +72,8 @@ package enum DeidentificationRules {
         ]
         rules["correlations"] = .copy(
             sourceAndTimes.merging([
-                "id": .keep, "type": .keep, "flags": .keep, "xml_line": .keep, "identity": .keyedInteger(label: "identity"),
+                "id": .keep, "type": .keep, "flags": .keep, "xml_line": .keep,
+                "identity": .keyedInteger(label: "identity"),
             ]) { $1 })
         rules["correlation_samples"] = .copy(["correlation_id": .keep, "sample_table": .keep, "sample_id": .keep])
         rules["sync_identifiers"] = .copy([
@@ -142,7 +143,8 @@ package enum DeidentificationRules {
             "attributes_json": .drop, "right_eye_json": .keep, "left_eye_json": .keep, "attachments_json": .drop,
         ])
         rules["state_of_mind"] = .copy([
-            "id": .keep, "identifier": .pseudonym(label: "state of mind id", prefix: "mood"), "source_name": .sourceName,
+            "id": .keep, "identifier": .pseudonym(label: "state of mind id", prefix: "mood"),
+            "source_name": .sourceName,
             "kind": .keep, "start_date": .dateText, "end_date": .dateText, "utc_offset": .keep, "local_date": .dateText,
             "valence": .keep, "valence_shifted": .keep, "valence_percent": .keep, "classification": .keep,
             "labels_json": .keep, "associations_json": .keep, "metadata_json": .drop,
@@ -190,7 +192,8 @@ package enum DeidentificationRules {
                 "value": .special(
                     sql: "deid_setting(r.key, r.value)",
                     why: "the time zone, units and ids kept; the rollup options' source names stripped"),
-            ], filter: "deid_setting(r.key, r.value) IS NOT NULL", why: "settings this version does not know are left out")
+            ], filter: "deid_setting(r.key, r.value) IS NOT NULL",
+            why: "settings this version does not know are left out")
         return rules
     }
 }

@@ -43,12 +43,16 @@ package struct SHA256: Sendable {
             pending.removeAll(keepingCapacity: true)
         }
         while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
         compress(pending)
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> shift))
+            }
         }
         return digest
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Source and device names without their owner's name: "Jonathan’s Apple Watch" → "Apple Watch".
 ///
 /// A device's source name is what its owner called it, which the Health app builds from the owner's first name
@@ -108,7 +109,8 @@ package struct SourceNames: Sendable {
             }
         }
         // `iPhone (Jonathan)`
-        if name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards), open.lowerBound != name.startIndex {
+        if name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards), open.lowerBound != name.startIndex
+        {
             return String(name[..<open.lowerBound])
         }
         return nil

@@ -37,7 +37,8 @@ struct TableCopySQL {
         case .dateText:
             guard shiftDays != 0 else { return value }
             // SQLite's date() is NULL for a text that is not a date: such a value is dropped, never kept unshifted.
-            return "date(substr(\(value), 1, 10), '\(shiftDays > 0 ? "+" : "")\(shiftDays) days') || substr(\(value), 11)"
+            return
+                "date(substr(\(value), 1, 10), '\(shiftDays > 0 ? "+" : "")\(shiftDays) days') || substr(\(value), 11)"
         case .seconds:
             return shiftDays == 0 ? value : "\(value) + \(Int64(shiftDays) * 86_400)"
         case .centiseconds:

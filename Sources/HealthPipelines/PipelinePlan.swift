@@ -47,7 +47,8 @@ public struct PipelinePlan {
                 throw ImportError(.usage, "a run writes to PostgreSQL or to a SQLite database, not both")
             }
             guard report == nil, deidentify == nil else {
-                throw ImportError(.usage, "a report or a de-identified copy is made from a SQLite database, not from PostgreSQL")
+                throw ImportError(
+                    .usage, "a report or a de-identified copy is made from a SQLite database, not from PostgreSQL")
             }
             var csvReport: CSVExportReport?
             let csvWrite = csv.map { csv in { (workingCopy: String) in csvReport = try csv.write(from: workingCopy) } }

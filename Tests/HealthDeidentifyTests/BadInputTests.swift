@@ -67,7 +67,9 @@ import Testing
         names.insert("shared.sqlite")
         try expectRefused(deidentify(key: good), in: folder, code: 64, saying: "the output exists", before: names)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")
-        let usage = run(["deidentify", "--db", database, "--out", folder.file("x.sqlite"), "--key-file", good, "--routes", "blur"])
+        let usage = run([
+            "deidentify", "--db", database, "--out", folder.file("x.sqlite"), "--key-file", good, "--routes", "blur",
+        ])
         #expect(usage.code == 64 && usage.error.contains("--routes"))
         // --replace is what a nightly run passes.
         #expect(run(deidentify(key: good) + ["--replace", "--quiet"]).code == 0)
@@ -83,14 +85,16 @@ import Testing
         for name in ["first.sqlite", "second.sqlite"] {
             #expect(
                 run([
-                    "deidentify", "--db", planted.database, "--out", folder.file(name), "--key-file", key, "--shift-dates",
+                    "deidentify", "--db", planted.database, "--out", folder.file(name), "--key-file", key,
+                    "--shift-dates",
                     "--quiet",
                 ]).code == 0)
             let connection = try SQLiteConnection(path: folder.file(name), create: false)
-            dumps.append(try connection.query(
-                "SELECT name FROM sources UNION ALL SELECT sync_identifier FROM sync_identifiers "
-                + "UNION ALL SELECT min(start_date) FROM cumulative_samples UNION ALL SELECT value FROM metadata WHERE key = 'HKExternalUUID'"
-            ).map { "\($0[0])" })
+            dumps.append(
+                try connection.query(
+                    "SELECT name FROM sources UNION ALL SELECT sync_identifier FROM sync_identifiers "
+                        + "UNION ALL SELECT min(start_date) FROM cumulative_samples UNION ALL SELECT value FROM metadata WHERE key = 'HKExternalUUID'"
+                ).map { "\($0[0])" })
         }
         #expect(dumps[0] == dumps[1] && dumps[0].count > 20)
     }

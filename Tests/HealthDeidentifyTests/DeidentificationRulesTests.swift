@@ -8,7 +8,9 @@ import Testing
 /// Fail-closed: every column of every stored table has exactly one rule, so a table or column added to the
 /// schema later (a `baselines` table, say) fails here until someone decides what it may reveal.
 @Suite struct DeidentificationRulesTests {
-    static let modes: [(DeidentificationRules.Routes, Bool)] = [(.drop, false), (.drop, true), (.relative, false), (.relative, true)]
+    static let modes: [(DeidentificationRules.Routes, Bool)] = [
+        (.drop, false), (.drop, true), (.relative, false), (.relative, true),
+    ]
 
     @Test func everyStoredTableAndColumnHasExactlyOneRule() {
         for (routes, shift) in Self.modes {
@@ -60,7 +62,8 @@ import Testing
             "discrete_rows.unit", "discrete_rows.raw_unit", "category_rows.value", "category_rows.unit",
             "category_rows.raw_value", "category_rows.raw_unit", "metadata_rows.number_unit", "hrv_beat_rows.raw_time",
             "sources.version", "sources.device_manufacturer", "sources.device_model", "sources.device_hardware",
-            "sources.device_software", "correlations.type", "correlations.utc_offset", "correlation_samples.sample_table",
+            "sources.device_software", "correlations.type", "correlations.utc_offset",
+            "correlation_samples.sample_table",
             "sync_identifiers.row_table", "workouts.activity_type", "workouts.utc_offset", "workouts.duration_unit",
             "workouts.total_distance_unit", "workouts.total_energy_burned_unit", "workouts.raw_total_distance_unit",
             "workouts.raw_total_energy_burned_unit", "workout_events.type", "workout_events.duration_unit",

@@ -16,7 +16,8 @@ struct PlantedExport: Sendable {
 
     /// What must appear nowhere in a shared output, in any encoding.
     static let plantedStrings = [
-        "Zebulonia", "Quirinella", "SN-QX7Z99K1PLANT", "zeb.planted@example.org", "5550199", "1987-03-14", "19870314", "1987/03/14",
+        "Zebulonia", "Quirinella", "SN-QX7Z99K1PLANT", "zeb.planted@example.org", "5550199", "1987-03-14", "19870314",
+        "1987/03/14",
         "Mar 14, 1987", "Plantedweg", "Xylotown", "MRN-PLANT-9917", "PLANTED-UUID-4242", "Scale of Zebulonia",
     ]
 
@@ -62,7 +63,8 @@ struct PlantedExport: Sendable {
         let phone =
             "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, "
             + "hardware:iPhone16,1, software:18.3&gt;\""
-        func record(_ source: String, version: String = "18.3", device: String = "", day: Int, value: String) -> String {
+        func record(_ source: String, version: String = "18.3", device: String = "", day: Int, value: String) -> String
+        {
             let date = "2024-01-0\(day) 08:00:00 +0100"
             return """
                  <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="\(source)" sourceVersion="\(version)" \(device) \

@@ -228,7 +228,8 @@ enum EncodedForms {
         let little = utf16.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] }
         let big = utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xff)] }
         let forms: [(String, [UInt8])] = [
-            ("UTF-8", Array(text.utf8)), ("JSON", Array(json.utf8)), ("JSON /", Array(json.replacingOccurrences(of: "\\/", with: "/").utf8)),
+            ("UTF-8", Array(text.utf8)), ("JSON", Array(json.utf8)),
+            ("JSON /", Array(json.replacingOccurrences(of: "\\/", with: "/").utf8)),
             ("HTML", Array(htmlDecimal.utf8)), ("HTML hex", Array(htmlHex.utf8)), ("UTF-16LE", little),
             ("UTF-16BE", big),
         ]

@@ -5,7 +5,9 @@ import Testing
 /// SHA-256 against FIPS 180-4's examples (NIST CSRC), HMAC-SHA256 against RFC 4231's test cases.
 @Suite struct SHA256Tests {
     @Test func nistExamples() {
-        #expect(SHA256.hash(Array("abc".utf8)).hexText == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hash(Array("abc".utf8)).hexText == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
         #expect(SHA256.hash([]).hexText == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(
             SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hexText
@@ -55,7 +57,8 @@ import Testing
                 "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"
             ),
             (
-                [UInt8](repeating: 0xaa, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                [UInt8](repeating: 0xaa, count: 131),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
                 "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
             ),
             (

@@ -4,11 +4,16 @@ import Testing
 @testable import HealthDeidentify
 
 @Suite struct SourceNamesTests {
-    static let key = try! DeidentificationKey(bytes: Array(repeating: 7, count: 32))
+    static let key: DeidentificationKey = {
+        // swift-format-ignore: NeverUseForceTry
+        // 32 bytes is a valid key: this cannot fail.
+        try! DeidentificationKey(bytes: Array(repeating: 7, count: 32))
+    }()
 
     /// The possessive forms the Health app writes in the languages of real exports, and the ones users type.
     @Test(arguments: [
-        ("Jonathan’s Apple Watch", "Apple Watch"), ("Jonathan's iPhone", "iPhone"), ("Alexandre's Apple Watch", "Apple Watch"),
+        ("Jonathan’s Apple Watch", "Apple Watch"), ("Jonathan's iPhone", "iPhone"),
+        ("Alexandre's Apple Watch", "Apple Watch"),
         ("Apple Watch von Jonathan", "Apple Watch"), ("iPhone de Jonathan", "iPhone"), ("iPhone d’Anne", "iPhone"),
         ("iPhone di Giulia", "iPhone"), ("iPhone van Jan", "iPhone"), ("JonathanのiPhone", "iPhone"),
         ("Jonathanの Apple Watch", "Apple Watch"), ("iPhone (Александр)", "iPhone"), ("iPhone — Александр", "iPhone"),
@@ -32,7 +37,8 @@ import Testing
                 "Ryan Phone", deviceModel: "iPhone", manufacturer: "Apple Inc.", version: "12.3", software: "12.3")
                 == "iPhone")
         #expect(
-            names.sourceName("Health", deviceModel: "iPhone", manufacturer: "Apple Inc.", version: "12.3", software: "12.3")
+            names.sourceName(
+                "Health", deviceModel: "iPhone", manufacturer: "Apple Inc.", version: "12.3", software: "12.3")
                 == "Health")
         #expect(
             names.sourceName(
@@ -49,14 +55,16 @@ import Testing
     }
 
     @Test func metadataNumbersAndText() {
-        for number in ["72", "-3.5", "1.2e3", "71.5 kg", "12 count/min", "2.5 mmol<180.1558800000541>/L", "96 %",
-            "9.83232 kcal/hr·kg"]
-        {
+        for number in [
+            "72", "-3.5", "1.2e3", "71.5 kg", "12 count/min", "2.5 mmol<180.1558800000541>/L", "96 %",
+            "9.83232 kcal/hr·kg",
+        ] {
             #expect(MetadataPolicy.isNumber(number), "\(number)")
         }
-        for text in ["+49 170 5550199", "0170 5550199", "01705550199", "zeb@example.org", "lunch", "2024-01-19 06:42:05 +0000",
-            "12 Main Street", "", "1.", "6.2.0", "555 1234"]
-        {
+        for text in [
+            "+49 170 5550199", "0170 5550199", "01705550199", "zeb@example.org", "lunch", "2024-01-19 06:42:05 +0000",
+            "12 Main Street", "", "1.", "6.2.0", "555 1234",
+        ] {
             #expect(!MetadataPolicy.isNumber(text), "\(text)")
         }
         let names = SourceNames(nameWords: ["zebulonia"], key: Self.key)
@@ -90,7 +98,8 @@ import Testing
         formatter.dateFormat = "yyyy-MM-dd"
         for start in ["1999-12-25", "2000-02-27", "2024-02-28", "2023-03-01", "1970-01-01", "2100-02-28"] {
             for days in [-728, -91, -7, 7, 14, 364, 728] {
-                let expected = formatter.string(from: calendar.date(byAdding: .day, value: days, to: formatter.date(from: start)!)!)
+                let expected = formatter.string(
+                    from: calendar.date(byAdding: .day, value: days, to: formatter.date(from: start)!)!)
                 #expect(DateShift.shift(start, days: days) == expected, "\(start) \(days)")
             }
         }
@@ -106,7 +115,10 @@ import Testing
             #expect(key.shiftWeeks != 0 && abs(key.shiftWeeks) <= 104)
             shifts.insert(key.shiftWeeks)
             let person = try DeidentificationKey(bytes: Array(repeating: UInt8(byte), count: 32), person: "p1")
-            #expect(person.shiftWeeks == (try DeidentificationKey(bytes: Array(repeating: UInt8(byte), count: 32), person: "p1")).shiftWeeks)
+            #expect(
+                person.shiftWeeks
+                    == (try DeidentificationKey(bytes: Array(repeating: UInt8(byte), count: 32), person: "p1"))
+                    .shiftWeeks)
         }
         #expect(shifts.count > 30)
     }
@@ -118,7 +130,8 @@ import Testing
             let radians = Double.pi / 180
             let dLat = (b.0 - a.0) * radians
             let dLon = (b.1 - a.1) * radians
-            let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * radians) * cos(b.0 * radians) * sin(dLon / 2) * sin(dLon / 2)
+            let h =
+                sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * radians) * cos(b.0 * radians) * sin(dLon / 2) * sin(dLon / 2)
             return 2 * 6_371_000 * asin(sqrt(h))
         }
         let moved = points.map { RelativeRoute.point(latitude: $0.0, longitude: $0.1, origin: points[0], angle: 1.1) }
@@ -126,7 +139,8 @@ import Testing
         for index in 1..<points.count {
             let before = haversine(points[index - 1], points[index])
             let after = haversine(
-                (moved[index - 1].latitude, moved[index - 1].longitude), (moved[index].latitude, moved[index].longitude))
+                (moved[index - 1].latitude, moved[index - 1].longitude), (moved[index].latitude, moved[index].longitude)
+            )
             #expect(abs(after - before) / before < 0.001)
         }
         #expect(RelativeRoute.course(10, angle: Double.pi / 2) == 280)
