@@ -263,3 +263,76 @@ enum TestKey {
         return path
     }
 }
+
+/// Every MCP tool's answers over the copy, and `sql` over every table and view, hold no planted string either:
+/// the real `healthetl mcp`, spoken to over stdio.
+@Suite struct MCPAnswerTests {
+    @Test(.needsHealthetlExecutable, arguments: [[], ["--routes", "relative", "--shift-dates"]])
+    func noPlantedStringInAnyToolsAnswer(flags: [String]) throws {
+        let copy = try PlantedIdentifierTests.copy(flags)
+        let answers = try Self.answers(database: copy.database, into: copy.folder.file("mcp-\(flags.count).jsonl"))
+        #expect(try PlantedIdentifierTests.plantedStrings(in: [answers]) == [])
+    }
+
+    /// The same questions over the original do reveal the planted names: the check above can fail.
+    @Test(.needsHealthetlExecutable) func theOriginalsAnswersRevealThem() throws {
+        let planted = try PlantedExport.make()
+        let folder = TemporaryDirectory("deidentify-mcp-original")
+        defer { folder.remove() }
+        let answers = try Self.answers(database: planted.database, into: folder.file("mcp.jsonl"))
+        let found = try PlantedIdentifierTests.plantedStrings(in: [answers]).joined(separator: "\n")
+        for string in ["Zebulonia", "Quirinella", "SN-QX7Z99K1PLANT", "zeb.planted@example.org", "Plantedweg"] {
+            #expect(found.contains(string + " ("), "\(string)")
+        }
+    }
+
+    /// Every tool asked about the whole database, `workout_detail` about each workout, `sql` about every table and
+    /// view; the answers, one JSON-RPC line each, in the file `path`.
+    static func answers(database: String, into path: String) throws -> String {
+        let connection = try SQLiteConnection(path: database, create: false)
+        let first = try connection.scalar("SELECT min(local_date) FROM cumulative_samples").text ?? ""
+        let last = try connection.scalar("SELECT max(local_date) FROM cumulative_samples").text ?? ""
+        let workouts = try connection.query("SELECT id FROM workouts").compactMap { $0[0].integer }
+        let relations = try connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+            .compactMap { $0[0].text }
+        var calls: [(String, String)] = [
+            ("overview", "{}"), ("list_metrics", "{}"),
+            ("metric_series", #"{"metric":"StepCount","start":"\#(first)","end":"\#(last)","period":"day"}"#),
+            ("metric_series", #"{"metric":"HeartRate","start":"\#(first)","end":"\#(last)","period":"week"}"#),
+            ("sleep_nights", #"{"start":"\#(first)","end":"\#(last)"}"#),
+            ("workouts", #"{"start":"\#(first)","end":"\#(last)"}"#),
+            ("samples", #"{"metric":"BodyMass","start":"\#(first)","end":"\#(last)","limit":1000}"#),
+            ("samples", #"{"metric":"HeartRate","start":"\#(first)","end":"\#(last)","limit":1000}"#),
+        ]
+        calls += workouts.map { ("workout_detail", #"{"id":\#($0),"route_points":1000}"#) }
+        calls += relations.map { ("sql", #"{"query":"SELECT * FROM \"\#($0)\" LIMIT 1000"}"#) }
+        // The identifiers' rows, wherever they are in a large table.
+        calls.append(
+            (
+                "sql",
+                #"{"query":"SELECT * FROM metadata WHERE key IN ('Note', 'HKDeviceSerialNumber', 'HKDeviceName', 'HKExternalUUID') ORDER BY parent_id DESC LIMIT 1000"}"#
+            ))
+        var lines = [
+            #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        ]
+        for (index, call) in calls.enumerated() {
+            lines.append(
+                #"{"jsonrpc":"2.0","id":\#(index + 2),"method":"tools/call","params":{"name":"\#(call.0)","arguments":\#(call.1)}}"#
+            )
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        // The trait skips the tests when the executable is not built.
+        let result = try ProcessRunner.run(
+            Fixtures.healthetl!, ["mcp", "--db", database, "--max-rows", "1000"],
+            input: lines.joined(separator: "\n") + "\n")
+        try result.output.write(toFile: path, atomically: true, encoding: .utf8)
+        // Answers with content: the checks read real rows, not errors.
+        let answered = result.output.components(separatedBy: "\n").filter { $0.contains("\"result\"") }
+        #expect(answered.count == calls.count + 2)
+        #expect(answered.filter { $0.contains("\"isError\":true") }.count < 3)
+        #expect(result.output.contains("HKQuantityTypeIdentifierStepCount"))
+        return path
+    }
+}
