@@ -55,6 +55,10 @@ package enum Deidentifier {
         summary.personPseudonym = key.personPseudonym
         do {
             let connection = try SQLiteConnection(path: temporaryPath, create: false)
+            // Ctrl-C stops the statement running and unwinds here, deleting the unfinished copy (a second one
+            // deletes it and exits at once). No lock file: the copy is nobody else's to wait for.
+            Interruption.watch(connection: connection, lockPath: temporaryPath + ".no-lock", temporaryPath: temporaryPath)
+            defer { Interruption.stopWatching() }
             // A new file nobody sees until it is renamed: no journal to keep, synced once at the end.
             try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             try Schema.createTables(connection)
@@ -72,6 +76,7 @@ package enum Deidentifier {
                         .internal, "no de-identification rule for the table \(table.name): nothing written",
                         file: databasePath)
                 }
+                try Interruption.check(file: outputPath)
                 guard let statement = try sql.copy(table, rule) else { continue }
                 try connection.execute(statement)
                 summary.rows[table.name] = Int(try connection.scalar("SELECT changes()").integer ?? 0)
@@ -84,6 +89,7 @@ package enum Deidentifier {
             try connection.execute("DETACH DATABASE source")
             try Schema.createIndexes(connection)
         } catch let error as SQLiteError {
+            try Interruption.check(file: outputPath)
             throw ImportError(.output, "cannot write the copy: \(error)", file: outputPath)
         }
         try syncFile(temporaryPath, name: outputPath)
