@@ -102,7 +102,7 @@ struct DeidentificationContext {
             ?? Calendar(identifier: .gregorian).component(
                 .year, from: Date())
         var counts: [String: Int] = [:]
-        for table in ["clinical_records", "documents", "route_point_rows"] {
+        for table in ["clinical_records", "documents", "route_point_rows", "metadata_rows"] {
             counts[table] = Int(try connection.scalar("SELECT count(*) FROM \"\(table)\"").integer ?? 0)
         }
         return DeidentificationContext(

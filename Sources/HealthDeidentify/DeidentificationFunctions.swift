@@ -33,8 +33,6 @@ package struct DeidentificationCounts: Sendable, Equatable {
 final class DeidentificationFunctions {
     let context: DeidentificationContext
     private(set) var counts = DeidentificationCounts()
-    /// The metadata decision per key id and value kind is cheap, but a key's own checks are cached.
-    private var keyDecisions: [Int64: Bool] = [:]
 
     init(context: DeidentificationContext) { self.context = context }
 
@@ -67,10 +65,12 @@ final class DeidentificationFunctions {
             self.counts.pseudonyms += 1
             return self.context.key.pseudonym(label, first + "\u{0}" + second, prefix: prefix)
         }
-        try connection.registerTextFunction("deid_integer", argumentCount: 2) { [unowned self] arguments in
-            guard let label = arguments[0], let value = arguments[1] else { return nil }
-            self.counts.keyedFingerprints += 1
-            return String(self.context.key.integer(label, value))
+        for label in KeyedIntegers.labels {
+            let hasher = context.key.rowHasher(label)
+            try connection.registerIntegerFunction(KeyedIntegers.functionName(label)) { [unowned self] value in
+                self.counts.keyedFingerprints += 1
+                return Int64(bitPattern: hasher.hash(value))
+            }
         }
         try connection.registerTextFunction("deid_text", argumentCount: 1) { [unowned self] arguments in
             arguments[0].map { text in
@@ -89,30 +89,15 @@ final class DeidentificationFunctions {
             guard let key = arguments[0] else { return nil }
             return self.setting(key, arguments[1])
         }
-        try connection.registerTextFunction("deid_metadata_key_kept", argumentCount: 1) { [unowned self] arguments in
-            guard let id = arguments[0].flatMap({ Int64($0) }) else { return nil }
-            return self.keyKept(id) ? "1" : nil
+        try connection.registerTextFunction("deid_metadata_pseudonym", argumentCount: 2) { [unowned self] arguments in
+            guard let id = arguments[0].flatMap({ Int64($0) }), let key = self.context.metadataKeys[id],
+                let value = arguments[1]
+            else { return nil }
+            self.counts.pseudonyms += 1
+            return self.context.key.pseudonym("metadata " + key, value, prefix: "id")
         }
-        try connection.registerTextFunction("deid_metadata_is_identifier", argumentCount: 1) {
-            [unowned self] arguments in
-            guard let id = arguments[0].flatMap({ Int64($0) }), let key = self.context.metadataKeys[id] else {
-                return nil
-            }
-            return MetadataPolicy.identifierKeys.contains(key) ? "1" : nil
-        }
-        try connection.registerTextFunction("deid_metadata_value", argumentCount: 2) { [unowned self] arguments in
-            guard let id = arguments[0].flatMap({ Int64($0) }), let key = self.context.metadataKeys[id] else {
-                return nil
-            }
-            let value = arguments[1]
-            switch MetadataPolicy.decision(key: key, value: value, names: self.context.names) {
-            case .keep: return value
-            case .pseudonymise: return value.map { self.context.key.pseudonym("metadata " + key, $0, prefix: "id") }
-            case .drop:
-                // Only the filter sees dropped entries, so each is counted once.
-                self.counts.metadataDropped += 1
-                return nil
-            }
+        try connection.registerTextFunction("deid_is_number", argumentCount: 1) { arguments in
+            arguments[0].flatMap { MetadataPolicy.isNumber($0) ? "1" : nil }
         }
         try connection.registerTextFunction("deid_route_point", argumentCount: 4) { [unowned self] arguments in
             guard let axis = arguments[0], let route = arguments[1].flatMap({ Int64($0) }),
@@ -141,14 +126,13 @@ final class DeidentificationFunctions {
         return result
     }
 
-    private func keyKept(_ id: Int64) -> Bool {
-        if let kept = keyDecisions[id] { return kept }
-        let key = context.metadataKeys[id] ?? ""
-        let kept =
-            MetadataPolicy.identifierKeys.contains(key)
-            || (MetadataPolicy.keyIsPlain(key) && !context.names.containsName(key))
-        keyDecisions[id] = kept
-        return kept
+    /// Each metadata key's class, in a temporary table the rules look keys up in (never in the copy's file).
+    func writeMetadataKeyClasses(_ connection: SQLiteConnection) throws {
+        try connection.execute("CREATE TEMP TABLE deid_metadata_keys (id INTEGER PRIMARY KEY, class INTEGER NOT NULL)")
+        let insert = try connection.prepare("INSERT INTO temp.deid_metadata_keys (id, class) VALUES (?1, ?2)")
+        for (id, key) in context.metadataKeys {
+            try insert.run([.integer(id), .integer(Int64(MetadataPolicy.keyClass(key, names: context.names).rawValue))])
+        }
     }
 
     /// Source names replaced (longest first, so "Jonathan’s Apple Watch" goes before "Jonathan"), dates shifted
@@ -183,5 +167,14 @@ final class DeidentificationFunctions {
             return String(decoding: data, as: UTF8.self)
         default: return nil
         }
+    }
+}
+
+/// The labels of `ColumnRule.keyedInteger` rules, each an integer SQL function of its own (`deid_keyed_identity`).
+enum KeyedIntegers {
+    static let labels = ["identity"]
+
+    static func functionName(_ label: String) -> String {
+        "deid_keyed_" + label.map { $0.isLetter || $0.isNumber ? $0 : "_" }.map(String.init).joined()
     }
 }

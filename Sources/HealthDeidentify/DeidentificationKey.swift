@@ -81,6 +81,11 @@ package struct DeidentificationKey: Sendable {
         digest(label, value).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
+    /// A SipHash key of its own for a label, derived from this key: for values computed on every row.
+    package func rowHasher(_ label: String) -> SipHash24 {
+        SipHash24(key: Array(digest("row hash key", label).prefix(16)))
+    }
+
     /// What identifies the key without revealing it: an HMAC of a fixed label, never the key.
     package var fingerprint: String { digest("healthetl key fingerprint", "").prefix(8).hexText }
 

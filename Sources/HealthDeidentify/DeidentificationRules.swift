@@ -20,20 +20,30 @@ package enum DeidentificationRules {
         for table in ["cumulative_rows", "discrete_rows", "category_rows"] { rules[table] = .copy(sampleRows) }
         rules["type_names"] = .copy(["id": .keep, "type": .keep])
         rules["parent_tables"] = .copy(["id": .keep, "name": .keep])
+        // Each key's class is decided once (`MetadataPolicy.KeyClass`, in `temp.deid_metadata_keys`); only the
+        // values of keys whose entries are kept when numeric are looked at one by one.
+        let keyClass = "(SELECT class FROM temp.deid_metadata_keys WHERE id = r.key_id)"
         rules["metadata_keys"] = .copy(
-            ["id": .keep, "key": .keep], filter: "deid_metadata_key_kept(r.id) IS NOT NULL",
-            why: "only keys of entries the copy keeps")
+            ["id": .keep, "key": .keep],
+            filter:
+                "r.id IN (SELECT id FROM temp.deid_metadata_keys WHERE class <> \(MetadataPolicy.KeyClass.drop.rawValue))",
+            why: "only keys whose entries the copy can keep")
         rules["metadata_rows"] = .copy(
             [
                 "parent_table_id": .keep, "parent_id": .keep, "key_id": .keep,
                 "value": .special(
-                    sql: "deid_metadata_value(r.key_id, r.value)",
+                    sql: "CASE \(keyClass) WHEN \(MetadataPolicy.KeyClass.pseudonymise.rawValue) THEN "
+                        + "deid_metadata_pseudonym(r.key_id, r.value) ELSE r.value END",
                     why: "kept for Apple's non-identifying keys and numbers, pseudonymised for identifiers"),
                 "number": .special(
-                    sql: "CASE WHEN deid_metadata_is_identifier(r.key_id) IS NULL THEN r.number END",
+                    sql:
+                        "CASE \(keyClass) WHEN \(MetadataPolicy.KeyClass.pseudonymise.rawValue) THEN NULL ELSE r.number END",
                     why: "NULL for identifiers (a serial number can read as a number)"),
                 "number_unit": .keep,
-            ], filter: "deid_metadata_value(r.key_id, r.value) IS NOT NULL",
+            ],
+            filter: "CASE \(keyClass) WHEN \(MetadataPolicy.KeyClass.keep.rawValue) THEN 1 "
+                + "WHEN \(MetadataPolicy.KeyClass.pseudonymise.rawValue) THEN 1 "
+                + "WHEN \(MetadataPolicy.KeyClass.numbersOnly.rawValue) THEN deid_is_number(r.value) IS NOT NULL ELSE 0 END",
             why: "free text and third-party keys whose value is not a number are dropped")
         rules["hrv_beat_rows"] = .copy(
             ["sample_id": .keep, "seq": .keep, "bpm": .keep, "time_centis": .centiseconds, "raw_time": .keep])

@@ -57,14 +57,19 @@ package enum Deidentifier {
             let connection = try SQLiteConnection(path: temporaryPath, create: false)
             // Ctrl-C stops the statement running and unwinds here, deleting the unfinished copy (a second one
             // deletes it and exits at once). No lock file: the copy is nobody else's to wait for.
-            Interruption.watch(connection: connection, lockPath: temporaryPath + ".no-lock", temporaryPath: temporaryPath)
+            Interruption.watch(
+                connection: connection, lockPath: temporaryPath + ".no-lock", temporaryPath: temporaryPath)
             defer { Interruption.stopWatching() }
             // A new file nobody sees until it is renamed: no journal to keep, synced once at the end.
-            try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            // The page size and cache of a new database's import (`SQLiteTarget`).
+            try connection.execute(
+                "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384; PRAGMA cache_size = -8192"
+            )
             try Schema.createTables(connection)
             try connection.execute("ATTACH DATABASE \(sqlText(databasePath)) AS source")
             let functions = DeidentificationFunctions(context: context)
             try functions.register(on: connection)
+            try functions.writeMetadataKeyClasses(connection)
             try connection.execute("BEGIN")
             // The schema's dictionary rows are copied from the original like any other rows.
             try connection.execute("DELETE FROM parent_tables")
@@ -82,6 +87,8 @@ package enum Deidentifier {
                 summary.rows[table.name] = Int(try connection.scalar("SELECT changes()").integer ?? 0)
             }
             summary.counts = functions.counts
+            summary.counts.metadataDropped =
+                context.sourceRowCounts["metadata_rows", default: 0] - summary.rows["metadata_rows", default: 0]
             summary.counts.rowsEmptied = rules.filter { if case .empty = $0.value { true } else { false } }
                 .reduce(0) { $0 + context.sourceRowCounts[$1.key, default: 0] }
             try recordRun(connection, summary: summary, options: options)

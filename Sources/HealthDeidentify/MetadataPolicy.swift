@@ -40,16 +40,35 @@ package enum MetadataPolicy {
         "phone", "address", "patient", "member", "customer", "session", "link", "url", "uri",
     ]
 
-    /// What happens to an entry with this key and value. `names` knows the words of people's names.
-    package static func decision(key: String, value: String?, names: SourceNames) -> Decision {
+    /// What happens to the entries of a key, decided once per key.
+    package enum KeyClass: Int {
+        /// Every entry dropped.
+        case drop = 0
+        /// Every entry kept.
+        case keep = 1
+        /// Every value replaced by a keyed pseudonym.
+        case pseudonymise = 2
+        /// An entry kept when its value is a number.
+        case numbersOnly = 3
+    }
+
+    package static func keyClass(_ key: String, names: SourceNames) -> KeyClass {
         if identifierKeys.contains(key) { return .pseudonymise }
         guard keyIsPlain(key), !names.containsName(key) else { return .drop }
         if !key.hasPrefix("HK"), SourceNames.words(key.splittingCamelCase).contains(where: identifierWords.contains) {
             return .pseudonymise
         }
-        if allowedKeys.contains(key) { return .keep }
-        guard let value else { return .drop }
-        return isNumber(value) ? .keep : .drop
+        return allowedKeys.contains(key) ? .keep : .numbersOnly
+    }
+
+    /// What happens to an entry with this key and value. `names` knows the words of people's names.
+    package static func decision(key: String, value: String?, names: SourceNames) -> Decision {
+        switch keyClass(key, names: names) {
+        case .drop: return .drop
+        case .keep: return .keep
+        case .pseudonymise: return .pseudonymise
+        case .numbersOnly: return value.map(isNumber) == true ? .keep : .drop
+        }
     }
 
     /// A key the copy may show: short, letters, digits and simple punctuation, no address (`@`).

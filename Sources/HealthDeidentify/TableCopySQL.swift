@@ -32,7 +32,7 @@ struct TableCopySQL {
         case .deviceName: return "deid_device_name(\(value))"
         case .sourceNameList: return "deid_source_list(\(value))"
         case .pseudonym(let label, let prefix): return "deid_pseudonym('\(label)', '\(prefix)', \(value))"
-        case .keyedInteger(let label): return "CAST(deid_integer('\(label)', \(value)) AS INTEGER)"
+        case .keyedInteger(let label): return "\(KeyedIntegers.functionName(label))(\(value))"
         case .drop: return "NULL"
         case .dateText:
             guard shiftDays != 0 else { return value }

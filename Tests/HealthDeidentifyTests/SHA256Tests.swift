@@ -2,7 +2,8 @@ import Testing
 
 @testable import HealthDeidentify
 
-/// SHA-256 against FIPS 180-4's examples (NIST CSRC), HMAC-SHA256 against RFC 4231's test cases.
+/// SHA-256 against FIPS 180-4's examples (NIST CSRC), HMAC-SHA256 against RFC 4231's test cases, SipHash-2-4
+/// against its paper's.
 @Suite struct SHA256Tests {
     @Test func nistExamples() {
         #expect(
@@ -76,5 +77,13 @@ import Testing
         #expect(
             HMACSHA256(key: [UInt8](repeating: 0x0c, count: 20)).authenticate(Array("Test With Truncation".utf8))
                 .prefix(16).hexText == "a3b6167473100ee06e0c796c2955552b")
+    }
+
+    /// SipHash-2-4 against the paper's example (Appendix A) and the reference implementation's first vector.
+    @Test func sipHashVectors() {
+        let hasher = SipHash24(key: Array(0..<16))
+        #expect(hasher.hash(Array(0..<15)) == 0xa129_ca61_49be_45e5)
+        #expect(hasher.hash([]) == 0x726f_db47_dd0e_0e31)
+        #expect(hasher.hash(Int64(0x0706_0504_0302_0100)) == hasher.hash(Array(0..<8)))
     }
 }
