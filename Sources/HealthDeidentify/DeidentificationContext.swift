@@ -12,8 +12,8 @@ struct DeidentificationContext {
     let sourceNames: [String: String]
     /// `metadata_keys` by id.
     let metadataKeys: [Int64: String]
-    /// Each route's first point (latitude, longitude), for `--routes relative`.
-    let routeOrigins: [Int64: (Double, Double)]
+    /// Each route's first point and keyed angle, for `--routes relative`.
+    let routeFrames: [Int64: RelativeRoute]
     /// The year of the newest export (ages are counted at it).
     let exportYear: Int
     /// Rows of the tables that stay empty, for the record.
@@ -86,7 +86,7 @@ struct DeidentificationContext {
         var metadataKeys: [Int64: String] = [:]
         let keys = try connection.prepare("SELECT id, key FROM metadata_keys")
         try keys.forEachRow { metadataKeys[$0.integer(0)] = $0.text(1) ?? "" }
-        var routeOrigins: [Int64: (Double, Double)] = [:]
+        var routeFrames: [Int64: RelativeRoute] = [:]
         if options.routes == .relative {
             let origins = try connection.prepare(
                 """
@@ -94,7 +94,11 @@ struct DeidentificationContext {
                 JOIN (SELECT route_id, min(seq) AS seq FROM route_point_rows GROUP BY route_id) AS f
                     ON f.route_id = p.route_id AND f.seq = p.seq
                 """)
-            try origins.forEachRow { routeOrigins[$0.integer(0)] = ($0.double(1), $0.double(2)) }
+            try origins.forEachRow { row in
+                let route = row.integer(0)
+                routeFrames[route] = RelativeRoute(
+                    origin: (row.double(1), row.double(2)), angle: key.routeAngle(String(route)))
+            }
         }
         let newestExport = try connection.scalar("SELECT max(export_date) FROM import_runs").text
         let exportYear =
@@ -107,7 +111,7 @@ struct DeidentificationContext {
         }
         return DeidentificationContext(
             key: key, options: options, names: names, sourceNames: sourceNames, metadataKeys: metadataKeys,
-            routeOrigins: routeOrigins, exportYear: exportYear, sourceRowCounts: counts)
+            routeFrames: routeFrames, exportYear: exportYear, sourceRowCounts: counts)
     }
 
     /// The text of `<given>`, `<family>`, `<prefix>` and `<suffix>` elements (any namespace prefix).

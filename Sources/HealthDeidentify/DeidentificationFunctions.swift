@@ -99,20 +99,15 @@ final class DeidentificationFunctions {
         try connection.registerTextFunction("deid_is_number", argumentCount: 1) { arguments in
             arguments[0].flatMap { MetadataPolicy.isNumber($0) ? "1" : nil }
         }
-        try connection.registerTextFunction("deid_route_point", argumentCount: 4) { [unowned self] arguments in
-            guard let axis = arguments[0], let route = arguments[1].flatMap({ Int64($0) }),
-                let latitude = arguments[2].flatMap({ Double($0) }),
-                let longitude = arguments[3].flatMap({ Double($0) }),
-                let origin = self.context.routeOrigins[route]
-            else { return nil }
-            let point = RelativeRoute.point(
-                latitude: latitude, longitude: longitude, origin: origin,
-                angle: self.context.key.routeAngle(String(route)))
-            return String(axis == "latitude" ? point.latitude : point.longitude)
+        let frames = context.routeFrames
+        try connection.registerRealFunction("deid_route_latitude", argumentCount: 3) { arguments in
+            frames[Int64(arguments[0])]?.point(latitude: arguments[1], longitude: arguments[2]).latitude
         }
-        try connection.registerTextFunction("deid_route_course", argumentCount: 2) { [unowned self] arguments in
-            guard let route = arguments[0], let course = arguments[1].flatMap({ Double($0) }) else { return nil }
-            return String(RelativeRoute.course(course, angle: self.context.key.routeAngle(route)))
+        try connection.registerRealFunction("deid_route_longitude", argumentCount: 3) { arguments in
+            frames[Int64(arguments[0])]?.point(latitude: arguments[1], longitude: arguments[2]).longitude
+        }
+        try connection.registerRealFunction("deid_route_course", argumentCount: 2) { arguments in
+            frames[Int64(arguments[0])]?.course(arguments[1])
         }
     }
 

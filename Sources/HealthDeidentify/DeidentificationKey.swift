@@ -76,11 +76,6 @@ package struct DeidentificationKey: Sendable {
         prefix + "-" + digest(label, value).prefix(8).hexText
     }
 
-    /// A keyed 64-bit integer (a row fingerprint replaced without losing its uniqueness).
-    package func integer(_ label: String, _ value: String) -> Int64 {
-        digest(label, value).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-    }
-
     /// A SipHash key of its own for a label, derived from this key: for values computed on every row.
     package func rowHasher(_ label: String) -> SipHash24 {
         SipHash24(key: Array(digest("row hash key", label).prefix(16)))

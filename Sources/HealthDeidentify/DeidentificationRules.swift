@@ -55,14 +55,14 @@ package enum DeidentificationRules {
                 [
                     "route_id": .keep, "seq": .keep, "time_centis": .centiseconds,
                     "latitude": .special(
-                        sql: "CAST(deid_route_point('latitude', r.route_id, r.latitude, r.longitude) AS REAL)",
+                        sql: "deid_route_latitude(r.route_id, r.latitude, r.longitude)",
                         why: "metres from the route's first point, turned by a keyed angle, as degrees at 0,0"),
                     "longitude": .special(
-                        sql: "CAST(deid_route_point('longitude', r.route_id, r.latitude, r.longitude) AS REAL)",
+                        sql: "deid_route_longitude(r.route_id, r.latitude, r.longitude)",
                         why: "as latitude"),
                     "elevation": .keep, "speed": .keep,
                     "course": .special(
-                        sql: "CAST(deid_route_course(r.route_id, r.course) AS REAL)", why: "turned with the shape"),
+                        sql: "deid_route_course(r.route_id, r.course)", why: "turned with the shape"),
                     "horizontal_accuracy": .keep, "vertical_accuracy": .keep,
                 ])
         }

@@ -95,6 +95,8 @@ package enum Deidentifier {
             try connection.execute("COMMIT")
             try connection.execute("DETACH DATABASE source")
             try Schema.createIndexes(connection)
+            // The import's sampled statistics, so the copy's queries are planned as the original's.
+            try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         } catch let error as SQLiteError {
             try Interruption.check(file: outputPath)
             throw ImportError(.output, "cannot write the copy: \(error)", file: outputPath)

@@ -72,22 +72,34 @@ package enum DateShift {
 
 /// `--routes relative`: a route's shape in metres from its first point, turned by a keyed angle, written back as
 /// degrees around 0,0 (where a degree is about as long in both directions, so the shape is not distorted).
-package enum RelativeRoute {
+package struct RelativeRoute: Sendable {
     /// On a sphere of the Earth's mean radius (6,371 km), the same both ways at the equator.
     static let metresPerDegree = 6_371_000 * Double.pi / 180
 
-    package static func point(latitude: Double, longitude: Double, origin: (Double, Double), angle: Double)
-        -> (latitude: Double, longitude: Double)
-    {
-        let north = (latitude - origin.0) * metresPerDegree
-        let east = (longitude - origin.1) * metresPerDegree * cos(origin.0 * Double.pi / 180)
-        let turnedEast = east * cos(angle) - north * sin(angle)
-        let turnedNorth = east * sin(angle) + north * cos(angle)
-        return (turnedNorth / metresPerDegree, turnedEast / metresPerDegree)
+    let origin: (latitude: Double, longitude: Double)
+    let angle: Double
+    private let cosine: Double
+    private let sine: Double
+    private let longitudeScale: Double
+
+    package init(origin: (Double, Double), angle: Double) {
+        self.origin = (origin.0, origin.1)
+        self.angle = angle
+        cosine = cos(angle)
+        sine = sin(angle)
+        longitudeScale = cos(origin.0 * Double.pi / 180)
+    }
+
+    package func point(latitude: Double, longitude: Double) -> (latitude: Double, longitude: Double) {
+        let north = (latitude - origin.latitude) * Self.metresPerDegree
+        let east = (longitude - origin.longitude) * Self.metresPerDegree * longitudeScale
+        let turnedEast = east * cosine - north * sine
+        let turnedNorth = east * sine + north * cosine
+        return (turnedNorth / Self.metresPerDegree, turnedEast / Self.metresPerDegree)
     }
 
     /// A compass course (degrees clockwise from north) turned with the shape (counter-clockwise by `angle`).
-    package static func course(_ degrees: Double, angle: Double) -> Double {
+    package func course(_ degrees: Double) -> Double {
         let turned = (degrees - angle * 180 / Double.pi).truncatingRemainder(dividingBy: 360)
         return turned < 0 ? turned + 360 : turned
     }

@@ -134,7 +134,8 @@ import Testing
                 sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * radians) * cos(b.0 * radians) * sin(dLon / 2) * sin(dLon / 2)
             return 2 * 6_371_000 * asin(sqrt(h))
         }
-        let moved = points.map { RelativeRoute.point(latitude: $0.0, longitude: $0.1, origin: points[0], angle: 1.1) }
+        let frame = RelativeRoute(origin: points[0], angle: 1.1)
+        let moved = points.map { frame.point(latitude: $0.0, longitude: $0.1) }
         #expect(moved[0].latitude == 0 && moved[0].longitude == 0)
         for index in 1..<points.count {
             let before = haversine(points[index - 1], points[index])
@@ -143,6 +144,6 @@ import Testing
             )
             #expect(abs(after - before) / before < 0.001)
         }
-        #expect(RelativeRoute.course(10, angle: Double.pi / 2) == 280)
+        #expect(RelativeRoute(origin: (0, 0), angle: Double.pi / 2).course(10) == 280)
     }
 }
