@@ -35,6 +35,7 @@ struct PlantedExport: Sendable {
             _ = try ImportJob(
                 inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
             ).run()
+            try plantInDatabase(database)
             let homes = try SQLiteConnection(path: database, create: false).query(
                 """
                 SELECT p.latitude, p.longitude FROM route_point_rows AS p
@@ -50,6 +51,24 @@ struct PlantedExport: Sendable {
         if case .real(let number) = value { return number }
         if case .integer(let number) = value { return Double(number) }
         return .nan
+    }
+
+    /// What an export cannot plant by itself: a run warning naming a source and a person, and a row a re-import
+    /// archived in `deleted_samples` with its JSON.
+    private static func plantInDatabase(_ database: String) throws {
+        let connection = try SQLiteConnection(path: database, create: false)
+        try connection.execute(
+            """
+            INSERT INTO import_warnings (run_id, message, count) VALUES
+                (1, 'route file missing for a workout of Zebulonia’s iPhone on 2024-01-03', 1),
+                (1, 'Quirinella wrote this one', 1);
+            INSERT INTO deleted_samples (run_id, reason, row_table, row_id, type, source_name, start_date, end_date,
+                local_date, identity, row_json, metadata_json)
+            VALUES (1, 'deleted', 'discrete_samples', 999999, 'HKQuantityTypeIdentifierBodyMass', 'Zebulonia’s iPhone',
+                '2024-01-03T07:00:00Z', '2024-01-03T07:00:00Z', '2024-01-03', 12345,
+                '{"source_name":"Zebulonia’s iPhone","device":"SN-QX7Z99K1PLANT"}',
+                '[["Note","mail zeb.planted@example.org"]]');
+            """)
     }
 
     private static func plant(in export: String) throws {

@@ -186,6 +186,12 @@ import Testing
         #expect((counts["names_stripped"] ?? 0) > 0 && (counts["pseudonyms"] ?? 0) > 0)
         #expect(counts["birth_dates_generalised"] == 1)
         #expect(try connection.scalar("SELECT value FROM me WHERE key LIKE '%DateOfBirth'") == .text("1987"))
+        let warnings = Set(try connection.query("SELECT message FROM import_warnings").compactMap { $0[0].text })
+        #expect(warnings.contains("route file missing for a workout of iPhone on 2024-01-03"))
+        #expect(warnings.contains("(removed: the text named a person)"))
+        #expect(
+            try connection.query("SELECT source_name, row_json, metadata_json FROM deleted_samples")
+                == [[.text("iPhone"), .null, .null]])
         let keyBytes = try Data(contentsOf: URL(fileURLWithPath: copy.folder.file("secret.key")))
         let file = try Data(contentsOf: URL(fileURLWithPath: copy.database))
         #expect(file.range(of: keyBytes) == nil)
