@@ -28,7 +28,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP", "HealthLake", "HealthParquet",
+                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
                 "HealthModel",
@@ -98,19 +98,25 @@ let package = Package(
             name: "HealthLake",
             dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"],
             swiftSettings: release),
+        // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
+        .target(
+            name: "HealthDeidentify",
+            dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore"],
+            swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthLake",
+                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
             name: "HealthETL",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthPipelines",
+                "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthDeidentify",
+                "HealthPipelines",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -192,6 +198,13 @@ let package = Package(
                 "HealthTestSupport", "HealthSQLite", "HealthLake", "HealthParquet", "SampleExports",
             ],
             exclude: ["lake_check.py"]),
+        .testTarget(
+            name: "HealthDeidentifyTests",
+            dependencies: [
+                "HealthTestSupport", "HealthSQLite", "HealthSchema", "HealthStore", "HealthImport", "HealthDeidentify",
+                "HealthETL",
+                "SampleExports",
+            ]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

@@ -66,10 +66,15 @@ extension PipelineParser {
                 if let parsed = output?.parse(&self, object, path) { definition.outputs.items.append(parsed) }
             }
         }
-        for output in PipelineOutputKind.registered where output.needsKeptDatabase && seen["sqlite"] == nil {
-            guard let path = seen[output.key] else { continue }
-            reader.report(
-                path, "a \(output.key) is drawn from the database of a sqlite sink: add {\"sqlite\": \"<file>\"}")
+        for kind in PipelineOutputKind.registered {
+            guard let path = seen[kind.key] else { continue }
+            if let problem = kind.keptDatabaseProblem, seen["sqlite"] == nil {
+                reader.report(path, problem + ": add {\"sqlite\": \"<file>\"}")
+            }
+            let output = definition.outputs.items.first { $0.key == kind.key }
+            if let output, let database = definition.sqlite, output.destination == database.path {
+                reader.report(PipelineJSONReader.path(path, kind.key), "is the sqlite sink's database itself")
+            }
         }
     }
 

@@ -89,7 +89,7 @@ public enum Interruption {
     }
 
     /// Restores the default handlers once the run has committed or rolled back.
-    static func stopWatching() {
+    package static func stopWatching() {
         guard isEnabled else { return }
         for signalNumber in signals where !isIgnored(signalNumber) { signal(signalNumber, SIG_DFL) }
         connection = nil

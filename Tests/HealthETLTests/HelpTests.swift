@@ -16,7 +16,8 @@ struct HelpTests {
     }
 
     static let commandNames = [
-        "import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "mcp", "help",
+        "import", "export", "run", "status", "set-timezone", "report", "schema", "datasette", "mcp", "deidentify",
+        "help",
     ]
 
     @Test func toolHelpListsEveryCommand() {

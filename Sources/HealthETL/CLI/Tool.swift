@@ -47,6 +47,7 @@ public struct Tool {
             Command(description: .schemaCommand, run: Tool.runSchema),
             Command(description: .datasetteCommand, run: Tool.runDatasette),
             Command(description: .mcpCommand, run: Tool.runMCP),
+            Command(description: .deidentifyCommand, run: Tool.runDeidentify),
             Command(description: .helpCommand, run: Tool.runHelp),
         ]
     }

@@ -55,7 +55,7 @@ extension CSVOutput: RunOutput {
 
 extension PipelineOutputKind {
     static let csvFolder = PipelineOutputKind(
-        key: "csv", fields: ["csv", "excel", "tables", "daily"], needsKeptDatabase: false,
+        key: "csv", fields: ["csv", "excel", "tables", "daily"], keptDatabaseProblem: nil,
         parse: { parser, object, path in parser.parseCSV(object, at: path) })
 }
 

@@ -36,7 +36,8 @@ public struct HTMLReportOutput: RunOutput, Equatable {
 
 extension PipelineOutputKind {
     static let htmlReport = PipelineOutputKind(
-        key: "report", fields: ["report", "from", "to", "days", "sections"], needsKeptDatabase: true,
+        key: "report", fields: ["report", "from", "to", "days", "sections"],
+        keptDatabaseProblem: "a report is drawn from the database of a sqlite sink",
         parse: { parser, object, path in parser.parseReport(object, at: path) })
 }
 

@@ -57,7 +57,7 @@ public struct ParquetLakeOutput: RunOutput, Equatable {
 
 extension PipelineOutputKind {
     static let parquetLake = PipelineOutputKind(
-        key: "parquet", fields: ["parquet", "person"], needsKeptDatabase: false,
+        key: "parquet", fields: ["parquet", "person"], keptDatabaseProblem: nil,
         parse: { parser, object, path in parser.parseParquet(object, at: path) })
 }
 

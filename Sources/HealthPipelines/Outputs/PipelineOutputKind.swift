@@ -6,10 +6,11 @@ struct PipelineOutputKind: Sendable {
     let key: String
     /// Every field its sink object may have, the key included.
     let fields: [String]
-    /// Drawn from the database of the run's SQLite sink (`RunOutput.needsKeptDatabase`).
-    let needsKeptDatabase: Bool
+    /// For a kind drawn from the database of the run's SQLite sink (`RunOutput.needsKeptDatabase`): what to say
+    /// when the pipeline has none; nil for the others.
+    let keptDatabaseProblem: String?
     /// Reads the sink object at `path`; problems go to the parser's reader.
     let parse: @Sendable (_ parser: inout PipelineParser, _ object: [String: Any], _ path: String) -> (any RunOutput)?
 
-    static let registered: [PipelineOutputKind] = [.csvFolder, .htmlReport, .parquetLake]
+    static let registered: [PipelineOutputKind] = [.csvFolder, .htmlReport, .parquetLake, .deidentifiedCopy]
 }
