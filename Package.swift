@@ -5,6 +5,7 @@ import PackageDescription
 // and only the targets that list a C library can call it (docs/architecture.md draws the graph):
 //
 //   HealthModel      values and vocabulary; no C
+//   HealthJSON       JSON read in memory: the tree parser (MCP messages) and the grammar check (FHIR files); on nothing
 //   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
 //   HealthStore      on model, rollups, SQLite wrapper
 //   HealthImport     on reading, stages, store
@@ -29,7 +30,7 @@ let package = Package(
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
                 "HealthMCP",
                 "HealthImport", "HealthStore", "HealthSQLite", "HealthRollups", "HealthStages", "HealthReading",
-                "HealthModel",
+                "HealthModel", "HealthJSON",
             ]),
         .executable(name: "healthetl", targets: ["healthetl"]),
         .executable(name: "generate-export", targets: ["generate-export"]),
@@ -44,8 +45,13 @@ let package = Package(
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage/ExportSink, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
+        // JSON in memory, with its limits and byte positions: `JSONParser` builds a `JSON` tree, `JSONGrammar` only
+        // checks the grammar (no allocation). The feed's streaming `JSONArrayScanner` stays with its reader.
+        .target(name: "HealthJSON", swiftSettings: release),
         // The export read as a stream of items: zip, XML (libxml2), side files, State of Mind JSON.
-        .target(name: "HealthReading", dependencies: ["HealthModel", "CLibXML2", "CZlib"], swiftSettings: release),
+        .target(
+            name: "HealthReading", dependencies: ["HealthModel", "HealthJSON", "CLibXML2", "CZlib"],
+            swiftSettings: release),
         // Transforms between reader and sink: filter, units, valence.
         .target(name: "HealthStages", dependencies: ["HealthModel"], swiftSettings: release),
         // Statistics per hour, day, week and month from sorted samples (pure).
@@ -79,7 +85,7 @@ let package = Package(
             swiftSettings: release),
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
-            name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthStore"],
+            name: "HealthMCP", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthStore"],
             swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
@@ -114,6 +120,7 @@ let package = Package(
             dependencies: ["HealthModel", "HealthReading", "HealthSQLite", "HealthStore", "SampleExports"],
             path: "Tests/TestSupport"),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+        .testTarget(name: "HealthJSONTests", dependencies: ["HealthJSON"]),
         .testTarget(
             name: "HealthReadingTests",
             dependencies: [
@@ -170,7 +177,7 @@ let package = Package(
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(
             name: "HealthMCPTests",
-            dependencies: ["HealthMCP", "HealthSQLite", "SampleExports"],
+            dependencies: ["HealthMCP", "HealthJSON", "HealthSQLite", "SampleExports"],
             exclude: ["mcp_client.py"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import Testing
 
 @testable import HealthMCP

@@ -6,6 +6,11 @@ package struct JSONParser {
         package var message: String
         package var offset: Int
         package var description: String { "\(message) at byte \(offset)" }
+
+        package init(message: String, offset: Int) {
+            self.message = message
+            self.offset = offset
+        }
     }
 
     /// Deeper nesting is refused (a message of a million `[` would otherwise exhaust the stack).
