@@ -2,8 +2,8 @@ import Testing
 
 @testable import HealthJSON
 
-/// The allocation-free grammar check (FHIR files) agrees with the tree parser on every text the parser's own
-/// cases use, except where it is stricter by design: the top level must be an object or an array.
+/// The grammar check (FHIR files: the parser's rules, nothing built) agrees with the tree parser on every text the
+/// parser's own cases use, except where it is stricter by design: the top level must be an object or an array.
 @Suite struct JSONGrammarTests {
     func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { JSONGrammar.isValid($0) } }
     func isValid(_ text: String) -> Bool { isValid(Array(text.utf8)) }
@@ -29,8 +29,21 @@ import Testing
         let limit = JSONGrammar.maximumDepth
         #expect(isValid(String(repeating: "[", count: limit) + String(repeating: "]", count: limit)))
         #expect(!isValid(String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)))
-        // A million open brackets: refused, without a stack of a million frames.
+        // A million open brackets: refused at the limit, not after a million levels.
         #expect(!isValid(String(repeating: "[", count: 1_000_000)))
+    }
+
+    @Test func checkNamesTheSameErrorAsTheParser() throws {
+        for text in ["[1,]", #"{"a" 1}"#, "[01]", #"["\x"]"#, "[", "[] []"] {
+            var parsed: JSONParser.Failure?
+            do throws(JSONParser.Failure) {
+                _ = try JSONParser.parse(text)
+            } catch {
+                parsed = error
+            }
+            let checked = Array(text.utf8).withUnsafeBufferPointer { JSONParser.check($0, maximumDepth: 64) }
+            #expect(checked != nil && checked == parsed, "\(text)")
+        }
     }
 
     @Test func utf8IsLeftToTheCaller() {
