@@ -5,6 +5,7 @@ import PackageDescription
 // and only the targets that list a C library can call it (docs/architecture.md draws the graph):
 //
 //   HealthModel      values and vocabulary; no C
+//   HealthJSON       JSON read in memory: the tree parser (MCP messages) and the grammar check (FHIR files); on nothing
 //   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
 //   HealthSchema     on model, SQLite wrapper: the schema described once, migrations, opening a database to read it
 //   HealthStore      the writer: on model, rollups, SQLite wrapper, schema
@@ -31,7 +32,7 @@ let package = Package(
                 "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
-                "HealthModel",
+                "HealthModel", "HealthJSON",
             ]),
         .executable(name: "healthetl", targets: ["healthetl"]),
         .executable(name: "generate-export", targets: ["generate-export"]),
@@ -48,8 +49,13 @@ let package = Package(
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
+        // JSON in memory, with its limits and byte positions: `JSONParser` builds a `JSON` tree, `JSONGrammar` only
+        // checks the grammar (no allocation). The feed's streaming `JSONArrayScanner` stays with its reader.
+        .target(name: "HealthJSON", swiftSettings: release),
         // The export read as a stream of items: zip, XML (libxml2), side files, State of Mind JSON.
-        .target(name: "HealthReading", dependencies: ["HealthModel", "CLibXML2", "CZlib"], swiftSettings: release),
+        .target(
+            name: "HealthReading", dependencies: ["HealthModel", "HealthJSON", "CLibXML2", "CZlib"],
+            swiftSettings: release),
         // Transforms between reader and sink: filter, units, valence.
         .target(name: "HealthStages", dependencies: ["HealthModel"], swiftSettings: release),
         // Statistics per hour, day, week and month from sorted samples (pure).
@@ -89,7 +95,7 @@ let package = Package(
             swiftSettings: release),
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
-            name: "HealthMCP", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
+            name: "HealthMCP", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // The Parquet format, write side: Thrift compact footer and page headers, dictionary and RLE encodings (zstd).
         .target(name: "HealthParquet", dependencies: ["CZstd"], swiftSettings: release),
@@ -139,6 +145,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+        .testTarget(name: "HealthJSONTests", dependencies: ["HealthJSON"]),
         .testTarget(
             name: "HealthReadingTests",
             dependencies: [
@@ -209,7 +216,7 @@ let package = Package(
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(
             name: "HealthMCPTests",
-            dependencies: ["HealthTestSupport", "HealthMCP", "HealthSQLite", "SampleExports"],
+            dependencies: ["HealthTestSupport", "HealthMCP", "HealthJSON", "HealthSQLite", "SampleExports"],
             exclude: ["mcp_client.py"]),
     ]
 )

@@ -25,7 +25,7 @@ enum ReportCalendar {
 
     /// The bucket label holding a `YYYY-MM-DD` day; nil when the text is not one.
     static func label(ofDay day: String, _ resolution: ReportResolution) -> String? {
-        guard let number = PipelineDate.dayNumber(day) else { return nil }
+        guard let number = Timestamp.dayNumber(ofDate: day) else { return nil }
         switch resolution {
         case .day: return day
         case .week: return dayText(monday(of: number))
@@ -35,7 +35,8 @@ enum ReportCalendar {
 
     /// Every bucket from the one holding `first` to the one holding `last` (both `YYYY-MM-DD`), in order.
     static func labels(first: String, last: String, _ resolution: ReportResolution) -> [String] {
-        guard let start = PipelineDate.dayNumber(first), let end = PipelineDate.dayNumber(last), start <= end else {
+        guard let start = Timestamp.dayNumber(ofDate: first), let end = Timestamp.dayNumber(ofDate: last), start <= end
+        else {
             return []
         }
         switch resolution {

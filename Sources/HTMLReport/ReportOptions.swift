@@ -24,7 +24,7 @@ public struct ReportOptions: Sendable, Equatable {
     /// Checks the range; the message names the option.
     public func validate() throws(OptionValueError) {
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, PipelineDate.dayNumber(value) == nil {
+            if let value, Timestamp.dayNumber(ofDate: value) == nil {
                 throw OptionValueError(message: "The value '\(value)' is invalid for '\(name) <YYYY-MM-DD>'")
             }
         }

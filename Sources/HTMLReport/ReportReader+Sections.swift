@@ -170,7 +170,7 @@ extension ReportReader {
     /// For each day with a value, the mean of the values of that day and the days before it, within `days`
     /// calendar days (days without a value are left out, not counted as zero).
     static func trailingMean(_ points: [ReportPoint], days: Int) -> [ReportPoint] {
-        let numbered = points.compactMap { point in PipelineDate.dayNumber(point.label).map { ($0, point) } }
+        let numbered = points.compactMap { point in Timestamp.dayNumber(ofDate: point.label).map { ($0, point) } }
         var result: [ReportPoint] = []
         var windowStart = 0
         var sum = 0.0

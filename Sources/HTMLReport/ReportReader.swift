@@ -32,7 +32,7 @@ struct ReportReader {
         header.firstDay = first
         header.lastDay = last
         header.sources = try sources(first: first, last: last)
-        let span = (PipelineDate.dayNumber(last) ?? 0) - (PipelineDate.dayNumber(first) ?? 0) + 1
+        let span = (Timestamp.dayNumber(ofDate: last) ?? 0) - (Timestamp.dayNumber(ofDate: first) ?? 0) + 1
         let resolution = try availableResolution(ReportCalendar.resolution(days: span))
         axis = ReportAxis(resolution: resolution, labels: ReportCalendar.labels(first: first, last: last, resolution))
         var model = ReportModel(header: header, axis: axis)
@@ -59,7 +59,7 @@ struct ReportReader {
         let to = options.to ?? "9999-99-99"
         if let lastDays = options.lastDays {
             guard let last = try connection.query(sql, [.text(from), .text(to)]).first?[1].text,
-                let lastNumber = PipelineDate.dayNumber(last)
+                let lastNumber = Timestamp.dayNumber(ofDate: last)
             else { return nil }
             from = max(from, ReportCalendar.dayText(lastNumber - lastDays + 1))
         }

@@ -48,7 +48,7 @@ enum ReportRenderer {
                 + "another range.</p>\n"
             return out + lastImport(header) + "</header>\n"
         }
-        let days = (PipelineDate.dayNumber(last) ?? 0) - (PipelineDate.dayNumber(first) ?? 0) + 1
+        let days = (Timestamp.dayNumber(ofDate: last) ?? 0) - (Timestamp.dayNumber(ofDate: first) ?? 0) + 1
         out +=
             "<p class=\"period\" data-first-day=\"\(ReportFormat.escape(first))\" data-last-day=\"\(ReportFormat.escape(last))\">"
             + "\(ReportFormat.escape(first)) to \(ReportFormat.escape(last)): \(ReportFormat.grouped(days)) days, "

@@ -5,50 +5,26 @@ import HealthSchema
 import HealthStages
 import HealthStore
 
-/// Health Auto Export's JSON feed (docs/feed.md): one file, or a folder of them, read file by file in name
-/// order into one transaction, each file merged by the feed's rule (docs/incremental.md, `FeedMerge`).
+/// A feed (docs/feed.md): one file, or a folder of them, of the formats in `FeedFormats`, read file by file in
+/// name order into one transaction, each file merged by the feed's rule (docs/incremental.md, `FeedMerge`).
 extension ImportJob {
-    /// The feed files of an input, recognised by content: a JSON file of the app's format, or a folder whose
-    /// `.json` files are (in name order: the app names them by date). nil when the input is not a feed (an
-    /// export, or a folder holding one, is never taken for a feed).
-    package static func feedFiles(_ path: String) -> [String]? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        guard isDirectory.boolValue else { return HealthAutoExportReader.looksLikeFeed(path: path) ? [path] : nil }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        if names.contains(where: { $0 == "apple_health_export" || $0.lowercased().hasSuffix(".xml") }) { return nil }
-        let files = names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-            .map { (path as NSString).appendingPathComponent($0) }
-            .filter { HealthAutoExportReader.looksLikeFeed(path: $0) }
-        return files.isEmpty ? nil : files
-    }
-
-    func runFeed(_ files: [String]) throws -> ImportSummary {
-        let clock = ContinuousClock()
-        let started = clock.now
-        var summary = ImportSummary()
-        summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-        summary.input = inputPath
-        summary.inputKind = "feed"
-        summary.mainEntry = files.count == 1 ? (files[0] as NSString).lastPathComponent : "\(files.count) JSON files"
-        summary.inputBytes = files.reduce(0) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value ?? 0)
+    func runFeed(_ files: [FeedFile], started: ContinuousClock.Instant) throws -> ImportSummary {
+        let bytes = files.reduce(UInt64(0)) { total, file in
+            total
+                + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.uint64Value
+                    ?? 0)
         }
-        summary.inputFingerprint = feedFingerprint(files)
+        var summary = startSummary(
+            kind: "feed",
+            mainEntry: files.count == 1
+                ? (files[0].path as NSString).lastPathComponent : "\(files.count) JSON files",
+            bytes: bytes, fingerprint: feedFingerprint(files.map(\.path)))
         var options = dedup
         options.feed = true
-        options.convertsUnits = stages.contains { $0 is UnitStage }
-        let sink = try openSink(options)
-        summary.timeZone = sink.timeZone.identifier
-        do {
-            if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
-                summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-                summary.seconds = ImportSummary.seconds(clock.now - started)
-                return try sink.finishUnchanged(summary)
-            }
-        } catch {
-            sink.abort(recording: labeled(error), summary: summary)
-            throw labeled(error)
+        let sink: SQLiteSink
+        switch try open(&summary, options: options, started: started) {
+        case .unchanged(let finished): return finished
+        case .opened(let opened): sink = opened
         }
         let sources = FeedSources()
         var warnings: [String: Int] = [:]
@@ -57,7 +33,7 @@ extension ImportJob {
         var bytesRead: UInt64 = 0
         do {
             for file in files {
-                let reader = try HealthAutoExportReader(path: file, sources: sources)
+                let reader = try file.reader(sources: sources)
                 sink.beginFeedFile()
                 summary = try pump(reader, into: sink, summary: summary)
                 warnings.merge(summary.warnings, uniquingKeysWith: +)
@@ -65,7 +41,11 @@ extension ImportJob {
                     stageReports[stage, default: [:]].merge(report, uniquingKeysWith: +)
                 }
                 try sink.endFeedFile(spans: reader.spans)
-                pointsRead.merge(reader.pointsByMetric, uniquingKeysWith: +)
+                // The points read per metric, under the format's names (the counts by HealthKit type are in
+                // `changes`).
+                for (metric, count) in reader.pointsByMetric {
+                    pointsRead["\(file.format.formatName) points: \(metric)", default: 0] += count
+                }
                 bytesRead += summary.xmlBytes
             }
         } catch {
@@ -75,14 +55,13 @@ extension ImportJob {
         }
         summary.stages = stageReports
         summary.xmlBytes = bytesRead
-        // The points read per metric, under the app's names (the counts by HealthKit type are in `changes`).
-        for (metric, count) in pointsRead { summary.items["Health Auto Export points: \(metric)"] = count }
+        for (label, count) in pointsRead { summary.items[label] = count }
         summary.warnings = warnings
         return try finish(sink, summary: summary, started: started)
     }
 
     /// One file: decoded and staged on a second thread, written on this one (as `run` does for an export).
-    private func pump(_ reader: HealthAutoExportReader, into sink: SQLiteSink, summary: ImportSummary) throws
+    private func pump(_ reader: any FeedReader, into sink: SQLiteSink, summary: ImportSummary) throws
         -> ImportSummary
     {
         let queue = ItemQueue(placement: WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase))

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthReading
+import HealthStages
 import HealthStore
 
 /// The two steps every import shares, whatever it reads (an export, a Health Auto Export feed file): items
@@ -49,6 +50,48 @@ extension ImportJob {
     struct FailedTransfer: Error {
         var error: Error
         var summary: ImportSummary
+    }
+
+    /// The summary a run starts from: when it started, and what its input is.
+    func startSummary(kind: String, mainEntry: String, bytes: UInt64, fingerprint: String?) -> ImportSummary {
+        var summary = ImportSummary()
+        summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+        summary.input = inputPath
+        summary.inputKind = kind
+        summary.mainEntry = mainEntry
+        summary.inputBytes = bytes
+        summary.inputFingerprint = fingerprint
+        return summary
+    }
+
+    /// How a run's opening ended: with the sink open for writing, or with the run already complete because
+    /// its input is the last successful run's (`--rescan` reads it anyway).
+    enum Opening {
+        case opened(SQLiteSink)
+        case unchanged(ImportSummary)
+    }
+
+    /// The opening every run shares: the sink opened with `options` (the unit stage's presence added), the
+    /// summary given its time zone, and the unchanged-input shortcut taken and recorded. A failure aborts the
+    /// sink, recording `summary`.
+    func open(_ summary: inout ImportSummary, options: SQLiteSink.Options, started: ContinuousClock.Instant) throws
+        -> Opening
+    {
+        var options = options
+        options.convertsUnits = stages.contains { $0 is UnitStage }
+        let sink = try openSink(options)
+        summary.timeZone = sink.timeZone.identifier
+        do {
+            if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
+                summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
+                summary.seconds = ImportSummary.seconds(ContinuousClock.now - started)
+                return .unchanged(try sink.finishUnchanged(summary))
+            }
+        } catch {
+            sink.abort(recording: labeled(error), summary: summary)
+            throw labeled(error)
+        }
+        return .opened(sink)
     }
 
     /// The run's SQLite sink, with the job's time zone and lock timeout; errors name the database as the job

@@ -41,32 +41,26 @@ public struct ImportJob {
     }
 
     public func run() throws -> ImportSummary {
-        let clock = ContinuousClock()
-        let started = clock.now
-        var summary = ImportSummary()
-        summary.startedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-        summary.input = inputPath
-        // Health Auto Export's JSON feed, recognised by content (ImportJob+Feed.swift).
-        if stateOfMindPath == nil, let feed = Self.feedFiles(inputPath) { return try runFeed(feed) }
+        let started = ContinuousClock.now
+        // A feed file (Health Auto Export's JSON, …), recognised by content (ImportJob+Feed.swift).
+        if stateOfMindPath == nil, let feed = FeedFormats.files(inputPath) {
+            return try runFeed(feed, started: started)
+        }
 
         let container = try ExportContainer(path: inputPath)
-        summary.inputKind = container.kind.rawValue
-        summary.mainEntry = container.mainEntry
-        summary.inputBytes = container.inputSize
-        summary.inputFingerprint = inputFingerprint(container)
+        var summary = startSummary(
+            kind: container.kind.rawValue, mainEntry: container.mainEntry, bytes: container.inputSize,
+            fingerprint: inputFingerprint(container))
         var options = dedup
         options.allowOlderExport = allowOlderExport
         options.replacesStateOfMind = stateOfMindPath != nil
-        options.convertsUnits = stages.contains { $0 is UnitStage }
-        let sink = try openSink(options)
-        summary.timeZone = sink.timeZone.identifier
+        let sink: SQLiteSink
+        switch try open(&summary, options: options, started: started) {
+        case .unchanged(let finished): return finished
+        case .opened(let opened): sink = opened
+        }
         let reader: ExportReader
         do {
-            if !rescan, let fingerprint = summary.inputFingerprint, try sink.lastInputFingerprint() == fingerprint {
-                summary.finishedAt = TimestampFormatting.utcString(Int64(Date().timeIntervalSince1970))
-                summary.seconds = ImportSummary.seconds(clock.now - started)
-                return try sink.finishUnchanged(summary)
-            }
             reader = try ExportReader(container: container)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)

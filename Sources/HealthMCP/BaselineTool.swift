@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `baseline`: one or more metrics on a day or over a range against the person's normal, from `baselines`

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `compare`: one daily metric over two periods ("did my sleep change since I started running?"): the days with

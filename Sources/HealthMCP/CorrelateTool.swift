@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthSQLite
 
 /// `correlate`: two daily metrics over a range, the second shifted by a lag ("what goes with my bad nights?"):

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 import HealthSQLite
 

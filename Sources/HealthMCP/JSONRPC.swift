@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// JSON-RPC 2.0 as MCP's stdio transport carries it: one message per line, no batches (MCP 2025-06-18 removed
 /// them), ids that are strings or integers.
 package enum JSONRPC {

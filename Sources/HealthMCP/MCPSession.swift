@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// One MCP session: the initialize handshake with version negotiation, then ping, tools, prompts and resources.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthSQLite
 
 /// `overview`: what the database covers and how fresh it is, so an assistant knows what it can answer before

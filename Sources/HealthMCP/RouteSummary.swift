@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// A workout's route reduced to what a person asks about: distance, elevation gain, bounding box, duration, and
 /// on request a downsampled line of points. Pure: the points come from `route_points`.

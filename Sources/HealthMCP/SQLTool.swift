@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `sql`: one read-only SELECT over the documented schema (the `schema` resource), for what the other tools do

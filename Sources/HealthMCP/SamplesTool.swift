@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `samples`: the raw rows of one metric between two local dates, in start order, paginated; every source's rows

@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// JSON Schema fragments for the tools' `inputSchema` and `outputSchema`, written once. Clients validate every
 /// answer against the output schema (the Python SDK does), so nullable fields say so.
 enum SchemaBuilder {

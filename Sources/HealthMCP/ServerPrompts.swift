@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// Prompts a person picks in their client ("weekly review", "sleep report"): each becomes one user message that
 /// tells the assistant which tools to call with which arguments, so the answer rests on the rollups' numbers.
 /// Only our own text and validated dates go into them, never text from the export.

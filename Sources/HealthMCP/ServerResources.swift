@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// The resources an assistant reads to learn the database without guessing: the schema's documentation (what
 /// the `sql` tool may query), how the numbers are computed, and the metric list.
 enum ServerResources {

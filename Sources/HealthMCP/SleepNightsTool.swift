@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `sleep_nights`: hours per sleep stage per night, filed under the day the night ends (as the Health app and

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// The text renderings of answers. Text that comes from the export (source and app names, metadata values,

@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// A tool call's `arguments`, read with the checks every tool needs; each failure names the argument and why.
 /// Unknown arguments are refused too: a misspelt `strat` silently ignored would answer another question.
 package struct ToolArguments {

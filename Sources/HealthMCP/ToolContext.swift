@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// What every tool reads through: the guarded database, the limits, and what is worth keeping between calls

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 import HealthSchema
 

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthSQLite
 
 /// `workouts`: workouts newest first from the `workout_overview` view (the activity as the Health app names it,

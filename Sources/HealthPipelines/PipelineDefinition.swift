@@ -57,8 +57,8 @@ public struct PipelineDefinition: Sendable, Equatable {
         public init() {}
 
         /// `from` as days since 1970-01-01, the day numbers `Timestamp` uses.
-        public var fromDay: Int? { from.flatMap(PipelineDate.dayNumber) }
-        public var toDay: Int? { to.flatMap(PipelineDate.dayNumber) }
+        public var fromDay: Int? { from.flatMap(Timestamp.dayNumber(ofDate:)) }
+        public var toDay: Int? { to.flatMap(Timestamp.dayNumber(ofDate:)) }
 
         public var isEmpty: Bool { types == nil && sources == nil && from == nil && to == nil }
     }

@@ -99,7 +99,7 @@ struct PipelineParser {
         }
         for key in ["from", "to"] {
             guard let value = object[key], let text = reader.string(value, at: "filters.\(key)") else { continue }
-            if PipelineDate.dayNumber(text) == nil {
+            if Timestamp.dayNumber(ofDate: text) == nil {
                 reader.report("filters.\(key)", "'\(text)' is not a date of the form YYYY-MM-DD")
             } else if key == "from" {
                 filters.from = text

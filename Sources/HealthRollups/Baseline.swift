@@ -143,7 +143,7 @@ package enum Baseline {
 /// Calendar days as whole numbers (days since 1970-01-01, proleptic Gregorian), for windows of days.
 package enum CivilDay {
     /// `2024-03-31` → its day number; nil for text of another shape or a day that does not exist.
-    package static func number(_ text: String) -> Int? { PipelineDate.dayNumber(text) }
+    package static func number(_ text: String) -> Int? { Timestamp.dayNumber(ofDate: text) }
 
     /// A day number → `2024-03-31`.
     package static func text(_ number: Int) -> String {

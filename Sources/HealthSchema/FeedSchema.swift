@@ -1,3 +1,5 @@
+import HealthModel
+
 /// What Health Auto Export's feed adds to the schema: an `origin` column on the sample tables and `workouts`
 /// (part of schema 4; a database of version 3 gets it when it is upgraded), and partial indexes over the feed's
 /// rows (`Schema.indexes`).
@@ -16,6 +18,6 @@ package enum FeedSchema {
     /// On the stored tables; a database of exports only has none of these rows and pays nothing.
     package static let indexes =
         TrackedTable.sampleTables.map {
-            "CREATE INDEX \($0.storageName)_feed ON \($0.storageName)(start_date, type_id) WHERE origin = 1"
-        } + ["CREATE INDEX workouts_feed ON workouts(start_date) WHERE origin = 1"]
+            "CREATE INDEX \($0.storageName)_feed ON \($0.storageName)(start_date, type_id) WHERE \(RowOrigin.feed.condition)"
+        } + ["CREATE INDEX workouts_feed ON workouts(start_date) WHERE \(RowOrigin.feed.condition)"]
 }

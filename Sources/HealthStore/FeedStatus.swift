@@ -20,11 +20,12 @@ public struct FeedCoverage: Codable, Sendable, Equatable {
         for table in FeedSchema.tables {
             // Through the `_feed` partial index: the row with the latest start, then its end.
             let end = try connection.scalar(
-                "SELECT coalesce(end_date, start_date) FROM \"\(table)\" WHERE origin = 1 ORDER BY start_date DESC LIMIT 1"
+                "SELECT coalesce(end_date, start_date) FROM \"\(table)\" WHERE \(RowOrigin.feed.condition) ORDER BY start_date DESC LIMIT 1"
             ).text
             if let end, end > (coverage.feedThrough ?? "") { coverage.feedThrough = end }
             coverage.feedRows +=
-                try connection.scalar("SELECT count(*) FROM \"\(table)\" WHERE origin = 1").integer ?? 0
+                try connection.scalar("SELECT count(*) FROM \"\(table)\" WHERE \(RowOrigin.feed.condition)").integer
+                ?? 0
         }
         return coverage
     }

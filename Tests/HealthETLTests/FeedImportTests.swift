@@ -7,6 +7,7 @@ import Testing
 @testable import HealthETL
 @testable import HealthImport
 @testable import HealthModel
+@testable import HealthReading
 @testable import HealthSQLite
 @testable import HealthStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthTestSupport
 import Testing
 

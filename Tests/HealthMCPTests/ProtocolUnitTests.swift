@@ -1,3 +1,4 @@
+import HealthJSON
 import Testing
 
 @testable import HealthMCP

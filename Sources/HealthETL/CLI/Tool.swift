@@ -1,12 +1,8 @@
 import Foundation
-import HealthCSV
-import HealthImport
 import HealthLake
 import HealthModel
 import HealthPipelines
 import HealthPostgres
-import HealthSchema
-import HealthStages
 import HealthStore
 
 /// The whole command-line tool, minus the process: `main.swift` passes the arguments and output streams and
@@ -106,110 +102,19 @@ public struct Tool {
         return ExitCode.usage.rawValue
     }
 
-    /// `healthetl help [<command>]`; `--man` and `--bash-completion` print what `scripts/install` installs.
-    func runHelp(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
+    /// Runs `body`, mapping its errors to one line on stderr and an exit code.
+    func reportErrors(input: String, _ body: () throws -> Void) -> Int32 {
         do {
-            arguments = try Arguments(rawArguments, for: .helpCommand)
-        } catch {
-            return usageError(error)
-        }
-        let descriptions = Self.commands.map(\.description)
-        if arguments.flags.contains("--man") {
-            standardOutput(ManPage.roff(descriptions))
+            try body()
             return 0
-        }
-        if arguments.flags.contains("--bash-completion") {
-            standardOutput(BashCompletion.script(descriptions))
-            return 0
-        }
-        guard let name = arguments.positionals.first else {
-            standardOutput(Self.usage)
-            return 0
-        }
-        guard arguments.positionals.count == 1 else {
-            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
-        }
-        guard let command = descriptions.first(where: { $0.name == name }) else {
-            return usageError(Self.unknownCommand(name))
-        }
-        standardOutput(HelpText.command(command))
-        return 0
-    }
-
-    func runSchema(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        do throws(UsageError) {
-            arguments = try Arguments(rawArguments, for: .schemaCommand)
-            if let unexpected = arguments.positionals.first {
-                throw UsageError(message: "Unexpected argument '\(unexpected)'")
-            }
+        } catch let error as ImportError {
+            standardError("healthetl: \(error)\n")
+            if error.kind == .interrupted, let signal = Interruption.requestedBy { return 128 + signal }
+            return ExitCode(error.kind).rawValue
         } catch {
-            return usageError(error)
+            standardError("healthetl: \(input): error: \(error)\n")
+            return ExitCode.internalError.rawValue
         }
-        if arguments.flags.contains("--postgres") {
-            standardOutput(PostgresSchema.createStatements.joined(separator: ";\n\n") + ";\n")
-        } else {
-            standardOutput(SchemaDocumentation.markdown())
-        }
-        return 0
-    }
-
-    func runImport(_ rawArguments: [String]) -> Int32 {
-        let arguments: Arguments
-        do {
-            arguments = try Arguments(rawArguments, for: .importCommand)
-        } catch {
-            return usageError(error)
-        }
-        guard let input = arguments.positionals.first else {
-            return usageError(UsageError(message: "Missing expected argument '<export>'"))
-        }
-        guard arguments.positionals.count == 1 else {
-            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
-        }
-        let database = arguments.values["--db"]
-        let person = arguments.values["--person"]
-        let lake = arguments.values["--parquet"]
-        guard
-            database != nil || arguments.values["--csv"] != nil || person != nil
-                || arguments.values["--postgres"] != nil || lake != nil
-        else {
-            return usageError(
-                UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
-        }
-        var timeZone: TimeZone?
-        var lockTimeout = 10.0
-        var postgres: PostgresDestination?
-        var parquet: ParquetLakeOutput?
-        do throws(UsageError) {
-            timeZone = try arguments.values["--timezone"].map(Self.timeZone)
-            lockTimeout = try Self.lockTimeout(arguments)
-            postgres = try Self.postgresDestination(arguments)
-            parquet = try Self.parquetOutput(arguments, postgres: postgres)
-        } catch {
-            return usageError(error)
-        }
-        var job = ImportJob(inputPath: input, databasePath: database ?? "", timeZone: timeZone)
-        job.lockTimeoutSeconds = lockTimeout
-        job.stateOfMindPath = arguments.values["--state-of-mind"]
-        if arguments.flags.contains("--keep-duplicates") {
-            job.dedup.dropExactDuplicates = false
-            job.dedup.keepHighestSyncVersion = false
-        }
-        if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
-        job.allowOlderExport = arguments.flags.contains("--force")
-        job.rescan = arguments.flags.contains("--rescan")
-        let csv = arguments.values["--csv"].map { folder in
-            var output = CSVOutput(directory: folder)
-            if arguments.flags.contains("--excel") { output.dialect = .excel }
-            return output
-        }
-        let outputs: [any RunOutput] = [csv as (any RunOutput)?, parquet].compactMap { $0 }
-        let plan = PipelinePlan(job: job, databasePath: database, outputs: outputs, postgres: postgres)
-        return runPlan(
-            plan, quiet: arguments.flags.contains("--quiet"),
-            json: arguments.flags.contains("--json"))
     }
 
     /// Runs a plan (from flags or from a pipeline file) and reports it: the summary on stderr, or JSON on

@@ -52,7 +52,7 @@ extension PipelineParser {
         for key in ["from", "to"] {
             let keyPath = PipelineJSONReader.path(path, key)
             guard let field = value[key], let text = reader.string(field, at: keyPath) else { continue }
-            if PipelineDate.dayNumber(text) == nil {
+            if Timestamp.dayNumber(ofDate: text) == nil {
                 reader.report(keyPath, "'\(text)' is not a date of the form YYYY-MM-DD")
             } else if key == "from" {
                 output.options.from = text

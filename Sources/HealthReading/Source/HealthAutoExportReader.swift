@@ -8,7 +8,10 @@ import HealthModel
 ///
 /// A metric whose `data` array comes before its `name` (JSON objects have no order) is read in a second pass
 /// over the file, once its name is known.
-public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
+public final class HealthAutoExportReader: FeedReader, JSONScanVisitor {
+    public static let formatName = "Health Auto Export"
+    public static let fileExtensions = ["json"]
+
     public let path: String
     private let sources: FeedSources
     private let size: UInt64?
@@ -34,7 +37,7 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
     public var progress: (done: UInt64, total: UInt64?) { (stream?.bytesRead ?? 0, size) }
 
     /// `sources` is shared by every file of one run: the sink maps a source's id to its row once.
-    public init(path: String, sources: FeedSources) throws {
+    public required init(path: String, sources: FeedSources) throws {
         self.path = path
         self.sources = sources
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -184,7 +187,7 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
 
     /// Whether the file is JSON whose first 64 KB hold `"data"` and one of Health Auto Export's sections (or a
     /// bare metric: `"name"`, `"units"` and `"data"`).
-    public static func looksLikeFeed(path: String) -> Bool {
+    public static func recognises(path: String) -> Bool {
         guard let stream = try? FileStream(path: path) else { return false }
         var head = [UInt8](repeating: 0, count: 64 * 1024)
         var filled = 0
@@ -203,37 +206,6 @@ public final class HealthAutoExportReader: ItemSource, JSONScanVisitor {
         let text = String(decoding: head[index..<filled], as: UTF8.self)
         guard text.contains("\"data\"") else { return false }
         return ["\"metrics\"", "\"workouts\"", "\"stateOfMind\"", "\"units\""].contains { text.contains($0) }
-    }
-}
-
-/// The sources of a feed run, interned by name and shared by its files: `source` as written (`Nam’s Apple
-/// Watch|iPhone`: the sources HealthKit merged into the bucket), or `Health Auto Export` when it is null.
-public final class FeedSources: @unchecked Sendable {
-    public static let defaultName = "Health Auto Export"
-    private var byName: [String: SampleSource] = [:]
-    private var nextID: Int
-
-    /// `firstID`: ids below it are taken (none in a feed run).
-    public init(firstID: Int = 0) { nextID = firstID }
-
-    private var last: (bytes: [UInt8], source: SampleSource)?
-
-    /// The source of a point (its `source` field), found by its bytes: a metric's points mostly share one.
-    func source(_ point: JSONFlatObject) -> SampleSource {
-        guard let (kind, range) = point.field("source"), kind == .string, !range.isEmpty else { return source(nil) }
-        if let last, last.bytes.elementsEqual(point.storage[range]) { return last.source }
-        let found = source(point.text(range))
-        last = (Array(point.storage[range]), found)
-        return found
-    }
-
-    public func source(_ name: String?) -> SampleSource {
-        let name = (name?.isEmpty ?? true) ? Self.defaultName : name!  // swift-format-ignore: NeverForceUnwrap
-        if let known = byName[name] { return known }
-        let source = SampleSource(id: nextID, name: name, version: nil, device: nil)
-        nextID += 1
-        byName[name] = source
-        return source
     }
 }
 

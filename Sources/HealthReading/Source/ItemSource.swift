@@ -1,7 +1,7 @@
 import HealthModel
 
-/// What the decoding thread reads items from: an export (`ExportReader`) or a Health Auto Export feed file
-/// (`HealthAutoExportReader`). The source pushes its items, one at a time, into `body`.
+/// What the decoding thread reads items from: an export (`ExportReader`) or a feed file (a `FeedReader`, such
+/// as `HealthAutoExportReader`). The source pushes its items, one at a time, into `body`.
 public protocol ItemSource: AnyObject {
     func produce(_ body: (consuming ExportItem) throws -> Void) throws
     /// Bytes read so far, and the total when known.

@@ -1,27 +1,67 @@
 /// A strict JSON parser (RFC 8259) for one protocol message: the whole text must be one value. Hand-written
 /// because the messages are small and the server must tell a parse error (-32700) from a valid message of the
 /// wrong shape, keep integers as integers, and never trust the sender's nesting depth.
+///
+/// The same rules, without building anything, check a whole file's grammar (`check`, what `JSONGrammar` runs
+/// for FHIR files): one grammar for all JSON held in memory.
 package struct JSONParser {
     package struct Failure: Error, Equatable, CustomStringConvertible {
         package var message: String
         package var offset: Int
         package var description: String { "\(message) at byte \(offset)" }
+
+        package init(message: String, offset: Int) {
+            self.message = message
+            self.offset = offset
+        }
     }
 
     /// Deeper nesting is refused (a message of a million `[` would otherwise exhaust the stack).
     package static let maximumDepth = 64
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// False when only checking: strings, numbers and containers are read by the same rules and dropped
+    /// (`.null` stands for every value), and UTF-8 is left to the caller.
+    private let building: Bool
+    private let maximumDepth: Int
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool, maximumDepth: Int) {
+        self.bytes = bytes
+        self.building = building
+        self.maximumDepth = maximumDepth
+    }
 
     package static func parse(_ text: some Collection<UInt8>) throws(Failure) -> JSON {
-        var parser = JSONParser(Array(text))
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.failure("unexpected text after the value") }
+        let result: Result<JSON, Failure> = Array(text).withUnsafeBufferPointer { bytes in
+            var parser = JSONParser(bytes, building: true, maximumDepth: maximumDepth)
+            do throws(Failure) {
+                return .success(try parser.document())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The first grammar error of `bytes` read as one JSON value nested at most `maximumDepth` deep, nil when
+    /// there is none. Nothing is built and nothing allocated; invalid UTF-8 inside strings is not looked for
+    /// (the caller decodes the text).
+    package static func check(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Failure? {
+        var parser = JSONParser(bytes, building: false, maximumDepth: maximumDepth)
+        do throws(Failure) {
+            _ = try parser.document()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private mutating func document() throws(Failure) -> JSON {
+        skipWhitespace()
+        let value = try value(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected text after the value") }
         return value
     }
 
@@ -30,11 +70,15 @@ package struct JSONParser {
     private func failure(_ message: String) -> Failure { Failure(message: message, offset: index) }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        {
+            index += 1
+        }
     }
 
     private mutating func value(depth: Int) throws(Failure) -> JSON {
-        guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        guard depth < maximumDepth else { throw failure("nested deeper than \(maximumDepth) levels") }
         guard index < bytes.count else { throw failure("unexpected end of the text") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -48,12 +92,13 @@ package struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String, _ value: JSON) throws(Failure) -> JSON {
-        let expected = Array(word.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+    private mutating func literal(_ word: StaticString, _ value: JSON) throws(Failure) -> JSON {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw failure("unexpected character") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw failure("unexpected character")
         }
-        index += expected.count
+        index += count
         return value
     }
 
@@ -73,7 +118,8 @@ package struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
+            let member = try value(depth: depth + 1)
+            if building { members.append((key, member)) }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of the text") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -97,7 +143,8 @@ package struct JSONParser {
         }
         while true {
             skipWhitespace()
-            values.append(try value(depth: depth + 1))
+            let element = try value(depth: depth + 1)
+            if building { values.append(element) }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of the text") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -116,7 +163,7 @@ package struct JSONParser {
         var scalars = String.UnicodeScalarView()
         var start = index
         func flush(_ end: Int) throws(Failure) {
-            guard start < end else { return }
+            guard building, start < end else { return }
             guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
                 throw Failure(message: "invalid UTF-8 in a string", offset: start)
             }
@@ -127,13 +174,14 @@ package struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 try flush(index)
                 index += 1
-                return String(scalars)
+                return building ? String(scalars) : ""
             }
             if byte < 0x20 { throw failure("control character in a string") }
             if byte == UInt8(ascii: "\\") {
                 try flush(index)
                 index += 1
-                scalars.append(try escape())
+                let scalar = try escape()
+                if building { scalars.append(scalar) }
                 start = index
                 continue
             }
@@ -215,6 +263,7 @@ package struct JSONParser {
             }
             guard digits() > 0 else { throw failure("invalid number") }
         }
+        guard building else { return .null }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text) else { throw Failure(message: "invalid number", offset: start) }

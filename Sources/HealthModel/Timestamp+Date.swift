@@ -1,7 +1,7 @@
-/// `YYYY-MM-DD` local dates of the filters.
-package enum PipelineDate {
+/// A calendar date written `YYYY-MM-DD` (the filters' and the report's local dates) as a day number.
+extension Timestamp {
     /// Days since 1970-01-01, or nil unless the text is exactly a valid `YYYY-MM-DD` date.
-    package static func dayNumber(_ text: String) -> Int? {
+    package static func dayNumber(ofDate text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
@@ -13,8 +13,8 @@ package enum PipelineDate {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year, month)
+            (1...12).contains(month), day >= 1, day <= daysInMonth(year, month)
         else { return nil }
-        return Timestamp.daysFromCivil(year, month, day)
+        return daysFromCivil(year, month, day)
     }
 }

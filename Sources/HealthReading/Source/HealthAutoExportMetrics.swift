@@ -4,9 +4,9 @@
 /// The table is data: one line per name, tab-separated (`name`, `identifier`, `shape`, `value`). Several names
 /// may map to one identifier (the app renamed some over its versions). Units come from each file (`units`,
 /// the phone's display units); the unit stage converts them to the type's canonical unit.
-public enum HealthAutoExportMetrics {
+package enum HealthAutoExportMetrics {
     /// How the points of a metric are written.
-    public enum Shape: String, Sendable, CaseIterable {
+    package enum Shape: String, Sendable, CaseIterable {
         /// `{date, qty}`: a quantity per bucket.
         case quantity
         /// `{date, Min, Avg, Max}`: heart rate per bucket; stored as `Avg`, with `Min`/`Max` in metadata.
@@ -23,23 +23,23 @@ public enum HealthAutoExportMetrics {
         case duration
     }
 
-    public struct Metric: Sendable, Equatable {
-        public var name: String
-        public var identifier: String
-        public var shape: Shape
+    package struct Metric: Sendable, Equatable {
+        package var name: String
+        package var identifier: String
+        package var shape: Shape
         /// The category value of a `duration` metric (`HKCategoryValueAppleStandHourStood`); nil for none.
-        public var categoryValue: String?
+        package var categoryValue: String?
     }
 
     /// The metrics by name.
-    public static let byName: [String: Metric] = {
+    package static let byName: [String: Metric] = {
         var table: [String: Metric] = [:]
         for metric in all { table[metric.name] = metric }
         return table
     }()
 
     /// Every line of `table`, in order.
-    public static let all: [Metric] = table.split(separator: "\n").compactMap { line in
+    package static let all: [Metric] = table.split(separator: "\n").compactMap { line in
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count >= 3, !fields[0].hasPrefix("#"), let shape = Shape(rawValue: fields[2]) else { return nil }
         let value = fields.count > 3 && !fields[3].isEmpty ? fields[3] : nil
@@ -47,7 +47,7 @@ public enum HealthAutoExportMetrics {
     }
 
     /// The identifier an unknown metric is stored under: kept, counted, never dropped.
-    public static func unknownIdentifier(_ name: String) -> String { "HealthAutoExport:" + name }
+    package static func unknownIdentifier(_ name: String) -> String { "HealthAutoExport:" + name }
 
     static let table = """
         # name\tidentifier\tshape\tvalue

@@ -1,0 +1,122 @@
+import Foundation
+import HealthCSV
+import HealthImport
+import HealthPipelines
+import HealthPostgres
+import HealthSchema
+import HealthStages
+
+extension CommandDescription {
+    static let importCommand = CommandDescription(
+        name: "import",
+        abstract: "Import an export into a SQLite database (or CSV files, or PostgreSQL), or update it.",
+        usage: [
+            "import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]",
+            "import <export> --csv <folder> [--excel]",
+            "import <export> --person <id> [--postgres <url>] [--working-copy <folder>]",
+            "import <export> --db <path> --parquet <lake> [--person <id>]",
+        ],
+        arguments: [Argument("<export>", help: "export.zip, the unzipped apple_health_export folder, or export.xml")],
+        options: [
+            Option(
+                "--db", value: "<path>",
+                help: "The SQLite database to write: created if missing, else updated with only what changed (new, "
+                    + "replaced and deleted samples).", valueIsFile: true),
+            Option(
+                "--person", value: "<id>",
+                help: "The person whose export it is (a study's participant id). With --parquet, it names the "
+                    + "person's partition of the lake (<lake>/<table>/person=<id>/) and PostgreSQL is used only "
+                    + "with --postgres; otherwise it imports into PostgreSQL (--postgres, else the PG* environment "
+                    + "variables), each person's rows kept apart and updated like a database of their own."),
+            .postgres,
+            Option(
+                "--working-copy", value: "<folder>",
+                help: "Keep the person's working copy here between runs (owner-only): the next run on this machine "
+                    + "skips copying the person's rows out of the server.", valueIsFile: true),
+            Option(
+                "--csv", value: "<folder>",
+                help: "Also (or, without --db, only) write CSV files: one per table, and the daily rollups daily.csv, "
+                    + "daily_long.csv, daily_units.csv.", valueIsFile: true),
+            .excel,
+            .parquet,
+            Option(
+                "--timezone", value: "<zone>",
+                help: "IANA zone deciding each sample's local_date (default: the database's zone, else this "
+                    + "machine's). A sample's own HKTimeZone wins."),
+            Option(
+                "--state-of-mind", value: "<file>",
+                help: "A Health Auto Export JSON file with State of Mind entries to import too.", valueIsFile: true),
+            Option("--keep-duplicates", help: "Store exact duplicates and superseded sync versions too (dedup off)."),
+            Option("--raw-units", help: "Keep values in the units they were exported in (unit stage off)."),
+            Option("--force", help: "Import an export older than the one the database was last updated from."),
+            Option("--rescan", help: "Read the export even if it is the same file as the last import."),
+            .wait, .quiet, .json,
+        ],
+        examples: [
+            "healthetl import ~/Downloads/export.zip --db health.sqlite",
+            "healthetl import export.zip --db health.sqlite --quiet --wait 600",
+            "healthetl import export.zip --csv out/ --excel",
+            "healthetl import export.zip --person P123 --postgres postgresql://etl@db.example.org/study",
+            "healthetl import export.zip --db p123.sqlite --person P123 --parquet lake/",
+        ])
+}
+
+/// `healthetl import <export>`: an export or a feed into a database, CSV files or PostgreSQL (`runPlan` runs it).
+extension Tool {
+    func runImport(_ rawArguments: [String]) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(rawArguments, for: .importCommand)
+        } catch {
+            return usageError(error)
+        }
+        guard let input = arguments.positionals.first else {
+            return usageError(UsageError(message: "Missing expected argument '<export>'"))
+        }
+        guard arguments.positionals.count == 1 else {
+            return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[1])'"))
+        }
+        let database = arguments.values["--db"]
+        let person = arguments.values["--person"]
+        let lake = arguments.values["--parquet"]
+        guard
+            database != nil || arguments.values["--csv"] != nil || person != nil
+                || arguments.values["--postgres"] != nil || lake != nil
+        else {
+            return usageError(
+                UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
+        }
+        var timeZone: TimeZone?
+        var lockTimeout = 10.0
+        var postgres: PostgresDestination?
+        var parquet: ParquetLakeOutput?
+        do throws(UsageError) {
+            timeZone = try arguments.values["--timezone"].map(Self.timeZone)
+            lockTimeout = try Self.lockTimeout(arguments)
+            postgres = try Self.postgresDestination(arguments)
+            parquet = try Self.parquetOutput(arguments, postgres: postgres)
+        } catch {
+            return usageError(error)
+        }
+        var job = ImportJob(inputPath: input, databasePath: database ?? "", timeZone: timeZone)
+        job.lockTimeoutSeconds = lockTimeout
+        job.stateOfMindPath = arguments.values["--state-of-mind"]
+        if arguments.flags.contains("--keep-duplicates") {
+            job.dedup.dropExactDuplicates = false
+            job.dedup.keepHighestSyncVersion = false
+        }
+        if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
+        job.allowOlderExport = arguments.flags.contains("--force")
+        job.rescan = arguments.flags.contains("--rescan")
+        let csv = arguments.values["--csv"].map { folder in
+            var output = CSVOutput(directory: folder)
+            if arguments.flags.contains("--excel") { output.dialect = .excel }
+            return output
+        }
+        let outputs: [any RunOutput] = [csv as (any RunOutput)?, parquet].compactMap { $0 }
+        let plan = PipelinePlan(job: job, databasePath: database, outputs: outputs, postgres: postgres)
+        return runPlan(
+            plan, quiet: arguments.flags.contains("--quiet"),
+            json: arguments.flags.contains("--json"))
+    }
+}
