@@ -19,7 +19,7 @@ extension ImportJob {
             mainEntry: files.count == 1
                 ? (files[0].path as NSString).lastPathComponent : "\(files.count) JSON files",
             bytes: bytes, fingerprint: feedFingerprint(files.map(\.path)))
-        var options = dedup
+        var options = storeOptions
         options.feed = true
         let sink: SQLiteSink
         switch try open(&summary, options: options, started: started) {

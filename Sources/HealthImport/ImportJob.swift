@@ -17,8 +17,9 @@ public struct ImportJob {
     public var stages: [any ExportStage] = [UnitStage(), ValenceStage()]
     /// A Health Auto Export JSON file with State of Mind entries (Apple's export has none).
     public var stateOfMindPath: String?
-    /// The dedup switches (exact duplicates, sync versions), applied by the sink.
-    public var dedup = SQLiteSink.Options()
+    /// What the SQLite sink is told: the dedup switches (exact duplicates, sync versions), the run's scope, the
+    /// rollup options, whether it is a feed run, the unit setting.
+    public var storeOptions = SQLiteSink.Options()
     /// How long to wait for another import's lock on the database before giving up.
     public var lockTimeoutSeconds: Double = 10
     /// Called now and then with (bytes of XML read, total when known).
@@ -51,7 +52,7 @@ public struct ImportJob {
         var summary = startSummary(
             kind: container.kind.rawValue, mainEntry: container.mainEntry, bytes: container.inputSize,
             fingerprint: inputFingerprint(container))
-        var options = dedup
+        var options = storeOptions
         options.allowOlderExport = allowOlderExport
         options.replacesStateOfMind = stateOfMindPath != nil
         let sink: SQLiteSink
@@ -100,8 +101,8 @@ public struct ImportJob {
         guard let content = container.contentFingerprint else { return nil }
         var parts = [
             content, "stages=" + stages.map(\.name).joined(separator: ","),
-            "exact=\(dedup.dropExactDuplicates),sync=\(dedup.keepHighestSyncVersion)",
-            "scope=" + dedup.scope.stableDescription,
+            "exact=\(storeOptions.dropExactDuplicates),sync=\(storeOptions.keepHighestSyncVersion)",
+            "scope=" + storeOptions.scope.stableDescription,
             "tool=\(HealthETLVersion.current),schema=\(Schema.userVersion)",
         ]
         if let stateOfMindPath {

@@ -48,7 +48,7 @@ final class ItemQueue: @unchecked Sendable {
     static let heaviestReturned = 2 * 4096
 
     /// `capacityWeight`: the most weight queued and being written before the producer waits (one batch always
-    /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`QueueSink`
+    /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`BatchCutter`
     /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured: docs/performance.md, "Memory at any size and shape").
     init(capacityWeight: Int = 5 * 4096, placement: WorkPlacement = .writerHelps) {
         self.capacityWeight = capacityWeight
@@ -141,7 +141,7 @@ final class ItemQueue: @unchecked Sendable {
 /// Batches are cut by weight, not by item count: a workout can carry thousands of route points, and 1024 of
 /// them in one batch would hold hundreds of megabytes. A unit of weight is roughly one small row (~100 bytes),
 /// so a batch holds about half a megabyte and the whole queue a few megabytes.
-final class QueueSink {
+final class BatchCutter {
     private let queue: ItemQueue
     private var batch = ItemBatch()
     private let batchWeight: Int
@@ -175,7 +175,7 @@ final class QueueSink {
 }
 
 extension ExportItem {
-    /// About how many small rows the item becomes (see `QueueSink`): the memory it holds. A route whose points
+    /// About how many small rows the item becomes (see `BatchCutter`): the memory it holds. A route whose points
     /// are in a temporary file (`RoutePointBuffer`) weighs only those still in memory, plus 1024 for its open
     /// file, so that few such files are open at once.
     var weight: Int {

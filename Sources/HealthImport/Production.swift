@@ -23,7 +23,7 @@ final class Production {
 
     func run(into queue: ItemQueue) {
         defer { done.signal() }
-        let output = QueueSink(queue: queue)
+        let output = BatchCutter(queue: queue)
         let chain = StageChain(stages: stages, sink: output)
         var counter = ItemCounter()
         var sinceProgress = 0
@@ -80,9 +80,9 @@ final class StageChain {
     }
 
     private let first: Link?
-    private let sink: QueueSink
+    private let sink: BatchCutter
 
-    init(stages: [any ExportStage], sink: QueueSink) {
+    init(stages: [any ExportStage], sink: BatchCutter) {
         self.sink = sink
         let links = stages.map(Link.init)
         for index in links.indices.dropLast() { links[index].next = links[index + 1] }

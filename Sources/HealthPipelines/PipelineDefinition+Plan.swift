@@ -16,11 +16,11 @@ extension PipelineDefinition {
         if !scope.isEmpty { job.stages.append(FilterStage(scope)) }
         if unitsEnabled { job.stages.append(UnitStage()) }
         if valenceEnabled { job.stages.append(ValenceStage()) }
-        job.dedup.dropExactDuplicates = dedupEnabled && dedupExactDuplicates
-        job.dedup.keepHighestSyncVersion = dedupEnabled && dedupSyncVersions
-        job.dedup.scope = scope
-        job.dedup.rollups = rollups
-        if !rollupsEnabled { job.dedup.rollups.periods = [] }
+        job.storeOptions.dropExactDuplicates = dedupEnabled && dedupExactDuplicates
+        job.storeOptions.keepHighestSyncVersion = dedupEnabled && dedupSyncVersions
+        job.storeOptions.scope = scope
+        job.storeOptions.rollups = rollups
+        if !rollupsEnabled { job.storeOptions.rollups.periods = [] }
         if let sqlite {
             job.lockTimeoutSeconds = sqlite.wait
             job.allowOlderExport = sqlite.force

@@ -31,8 +31,8 @@ struct EndToEndTests {
         let (export, tally) = try Self.generate(profile, xmlName: "导出.xml")
         let database = directory.file("health.sqlite")
         var job = ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!)
-        job.dedup.dropExactDuplicates = false
-        job.dedup.keepHighestSyncVersion = false
+        job.storeOptions.dropExactDuplicates = false
+        job.storeOptions.keepHighestSyncVersion = false
         let summary = try job.run()
         let db = try SQLiteConnection(path: database, create: false)
 

@@ -228,7 +228,7 @@ struct ItemQueueTests {
     /// when the decoder helps, fingerprints each sample (0 for other items).
     @Test func queueSinkCutsBatchesByWeight() throws {
         let queue = ItemQueue(capacityWeight: 1000, placement: .decoderHelps)
-        let sink = QueueSink(queue: queue, batchWeight: 5)
+        let sink = BatchCutter(queue: queue, batchWeight: 5)
         for index in 1...4 { try sink.write(handingOver: Self.sample(Double(index), metadata: index == 2 ? 3 : 0)) }
         try sink.write(handingOver: .header(locale: "en_US", exportDate: nil))
         try sink.write(handingOver: Self.sample(5))
@@ -247,7 +247,7 @@ struct ItemQueueTests {
         #expect(batches[1].identities.filter { $0 == 0 }.count == 1)
 
         let plain = ItemQueue()
-        let plainSink = QueueSink(queue: plain, batchWeight: 2)
+        let plainSink = BatchCutter(queue: plain, batchWeight: 2)
         for index in 1...3 { try plainSink.write(handingOver: Self.sample(Double(index))) }
         try plainSink.flush()
         plain.close()
@@ -263,7 +263,7 @@ struct ItemQueueTests {
     @Test func aCancelledQueueStopsTheSink() throws {
         let queue = ItemQueue()
         queue.cancel()
-        let sink = QueueSink(queue: queue, batchWeight: 1)
+        let sink = BatchCutter(queue: queue, batchWeight: 1)
         #expect(throws: CancellationError.self) { try sink.write(handingOver: Self.sample(1)) }
     }
 }

@@ -119,7 +119,7 @@ struct PostgresSequenceTests {
             .init(label: "B again (ny)", export: b) { $0.timeZone = ny },
             .init(label: "B again", export: b),
             .init(label: "C other seed force", export: c) { $0.allowOlderExport = true },
-            .init(label: "B keep dups", export: b) { $0.dedup.dropExactDuplicates = false },
+            .init(label: "B keep dups", export: b) { $0.storeOptions.dropExactDuplicates = false },
             .init(label: "B raw units", export: b) { $0.stages = [ValenceStage()] },
             .init(label: "B rescan", export: b) { $0.rescan = true },
         ]
@@ -155,7 +155,7 @@ extension PostgresSequenceTests {
         func filtered(_ f: SampleFilter) -> (inout ImportJob) -> Void {
             { job in
                 job.stages = [FilterStage(f), UnitStage(), ValenceStage()]
-                job.dedup.scope = f
+                job.storeOptions.scope = f
             }
         }
         let berlin = TimeZone(identifier: "Europe/Berlin")

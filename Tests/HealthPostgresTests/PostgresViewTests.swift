@@ -32,7 +32,7 @@ struct PostgresViewTests {
             databasePath: "", timeZone: TimeZone(identifier: "America/Caracas"))
         let few = SampleFilter(types: ["HKQuantityTypeIdentifierHeartRate", "HKCategoryTypeIdentifierSleepAnalysis"])
         job.stages = [FilterStage(few), UnitStage(), ValenceStage()]
-        job.dedup.scope = few
+        job.storeOptions.scope = few
         _ = try PipelinePlan(
             job: job, databasePath: nil, csv: nil,
             postgres: PostgresDestination(connection: database.url, person: "ben")

@@ -111,8 +111,8 @@ struct UnitEndToEndTests {
         let database = directory.file("h.sqlite")
         // Dedup off, so every record the stage converted is a row here.
         var job = ImportJob(inputPath: export, databasePath: database, timeZone: TimeZone(identifier: "UTC")!)
-        job.dedup.dropExactDuplicates = false
-        job.dedup.keepHighestSyncVersion = false
+        job.storeOptions.dropExactDuplicates = false
+        job.storeOptions.keepHighestSyncVersion = false
         let summary = try job.run()
         let db = try SQLiteConnection(path: database, create: false)
         var checked = 0

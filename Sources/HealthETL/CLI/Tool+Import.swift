@@ -102,8 +102,8 @@ extension Tool {
         job.lockTimeoutSeconds = lockTimeout
         job.stateOfMindPath = arguments.values["--state-of-mind"]
         if arguments.flags.contains("--keep-duplicates") {
-            job.dedup.dropExactDuplicates = false
-            job.dedup.keepHighestSyncVersion = false
+            job.storeOptions.dropExactDuplicates = false
+            job.storeOptions.keepHighestSyncVersion = false
         }
         if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
         job.allowOlderExport = arguments.flags.contains("--force")
