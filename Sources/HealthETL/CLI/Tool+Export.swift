@@ -12,21 +12,8 @@ extension CommandDescription {
             "export --db <path> --parquet <lake> [--person <id>]",
         ],
         options: [
-            Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true),
-            Option(
-                "--csv", value: "<folder>",
-                help: "The folder to write: one CSV per table, daily.csv, daily_long.csv, daily_units.csv.",
-                valueIsFile: true),
-            .excel,
-            Option("--no-tables", help: "Leave out the one-file-per-table CSVs."),
-            Option("--no-daily", help: "Leave out daily.csv, daily_long.csv and daily_units.csv."),
-            .parquet,
-            Option(
-                "--person", value: "<id>",
-                help: "With --parquet: publish into the person's partition, <lake>/<table>/person=<id>/, replacing "
-                    + "only that person's files (docs/lake.md)."),
-            .quiet, .json,
-        ],
+            Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
+        ] + CommandLineOutput.registered.flatMap(\.exportOptions) + [.quiet, .json],
         examples: [
             "healthetl export --db health.sqlite --csv out/ --excel",
             "healthetl export --db p123.sqlite --parquet lake/ --person P123",
@@ -52,26 +39,15 @@ extension Tool {
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
         }
-        if let person {
-            guard lake != nil else {
-                return usageError(
-                    UsageError(message: "'--person <id>' on export names a partition of '--parquet <lake>'"))
-            }
-            do throws(OptionValueError) {
-                try LakeLayout.checkPerson(person)
-            } catch {
-                return usageError(UsageError(message: error.message))
-            }
+        if person != nil && lake == nil {
+            return usageError(UsageError(message: "'--person <id>' on export names a partition of '--parquet <lake>'"))
         }
-        var outputs: [any RunOutput] = []
-        if let folder = arguments.values["--csv"] {
-            var output = CSVOutput(directory: folder)
-            if arguments.flags.contains("--excel") { output.dialect = .excel }
-            output.tables = !arguments.flags.contains("--no-tables")
-            output.daily = !arguments.flags.contains("--no-daily")
-            outputs.append(output)
+        let outputs: [any RunOutput]
+        do throws(UsageError) {
+            outputs = try CommandLineOutput.outputs(arguments)
+        } catch {
+            return usageError(error)
         }
-        if let lake { outputs.append(ParquetLakeOutput(folder: lake, person: person)) }
         return reportErrors(input: database) {
             let results = try outputs.map { try $0.produce(from: database) }
             if arguments.flags.contains("--json") {

@@ -33,12 +33,7 @@ extension CommandDescription {
                 "--working-copy", value: "<folder>",
                 help: "Keep the person's working copy here between runs (owner-only): the next run on this machine "
                     + "skips copying the person's rows out of the server.", valueIsFile: true),
-            Option(
-                "--csv", value: "<folder>",
-                help: "Also (or, without --db, only) write CSV files: one per table, and the daily rollups daily.csv, "
-                    + "daily_long.csv, daily_units.csv.", valueIsFile: true),
-            .excel,
-            .parquet,
+        ] + CommandLineOutput.registered.flatMap(\.importOptions) + [
             Option(
                 "--timezone", value: "<zone>",
                 help: "IANA zone deciding each sample's local_date (default: the database's zone, else this "
@@ -89,12 +84,12 @@ extension Tool {
         var timeZone: TimeZone?
         var lockTimeout = 10.0
         var postgres: PostgresDestination?
-        var parquet: ParquetLakeOutput?
+        var outputs: [any RunOutput] = []
         do throws(UsageError) {
             timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             lockTimeout = try Self.lockTimeout(arguments)
             postgres = try Self.postgresDestination(arguments)
-            parquet = try Self.parquetOutput(arguments, postgres: postgres)
+            outputs = try CommandLineOutput.outputs(arguments)
         } catch {
             return usageError(error)
         }
@@ -108,12 +103,6 @@ extension Tool {
         if arguments.flags.contains("--raw-units") { job.stages.removeAll { $0 is UnitStage } }
         job.allowOlderExport = arguments.flags.contains("--force")
         job.rescan = arguments.flags.contains("--rescan")
-        let csv = arguments.values["--csv"].map { folder in
-            var output = CSVOutput(directory: folder)
-            if arguments.flags.contains("--excel") { output.dialect = .excel }
-            return output
-        }
-        let outputs: [any RunOutput] = [csv as (any RunOutput)?, parquet].compactMap { $0 }
         let plan = PipelinePlan(job: job, databasePath: database, outputs: outputs, postgres: postgres)
         return runPlan(
             plan, quiet: arguments.flags.contains("--quiet"),

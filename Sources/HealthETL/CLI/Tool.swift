@@ -176,23 +176,6 @@ public struct Tool {
             workingCopies: arguments.values["--working-copy"])
     }
 
-    /// `--parquet <lake>`, partitioned by `--person` when given; published from `--db`, the PostgreSQL working
-    /// copy, or (with neither) a scratch database.
-    static func parquetOutput(_ arguments: Arguments, postgres: PostgresDestination?) throws(UsageError)
-        -> ParquetLakeOutput?
-    {
-        guard let lake = arguments.values["--parquet"] else { return nil }
-        let person = arguments.values["--person"]
-        if let person {
-            do throws(OptionValueError) {
-                try LakeLayout.checkPerson(person)
-            } catch {
-                throw UsageError(error)
-            }
-        }
-        return ParquetLakeOutput(folder: lake, person: person)
-    }
-
     static func lockTimeout(_ arguments: Arguments) throws(UsageError) -> Double {
         guard let text = arguments.values["--wait"] else { return 10 }
         guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {

@@ -1,0 +1,81 @@
+import HealthCSV
+import HealthLake
+import HealthModel
+import HealthPipelines
+
+/// The outputs `import` and `export` write from flags, each registered once: the options it reads (in each
+/// command's help and parser, in this order) and how it builds its `RunOutput` from the parsed arguments. Both
+/// commands compose `registered` instead of naming each output; a new output is its kind in
+/// `HealthPipelines/Outputs` (pipelines, the plan, the summary) and one entry here (its flags).
+struct CommandLineOutput: Sendable {
+    /// Its options in `healthetl import`.
+    let importOptions: [CommandDescription.Option]
+    /// Its options in `healthetl export`; empty when `export` does not write it.
+    let exportOptions: [CommandDescription.Option]
+    /// The output the arguments ask for; nil when its main option is not given. A refused value is a usage error.
+    let make: @Sendable (_ arguments: Arguments) throws(UsageError) -> (any RunOutput)?
+
+    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake]
+
+    /// Every registered output the arguments ask for, in the registration's order.
+    static func outputs(_ arguments: Arguments) throws(UsageError) -> [any RunOutput] {
+        var outputs: [any RunOutput] = []
+        for output in registered {
+            if let made = try output.make(arguments) { outputs.append(made) }
+        }
+        return outputs
+    }
+}
+
+extension CommandLineOutput {
+    /// `--csv <folder> [--excel]`, and on `export` `--no-tables`, `--no-daily`.
+    static let csvFolder = CommandLineOutput(
+        importOptions: [
+            .init(
+                "--csv", value: "<folder>",
+                help: "Also (or, without --db, only) write CSV files: one per table, and the daily rollups daily.csv, "
+                    + "daily_long.csv, daily_units.csv.", valueIsFile: true),
+            .excel,
+        ],
+        exportOptions: [
+            .init(
+                "--csv", value: "<folder>",
+                help: "The folder to write: one CSV per table, daily.csv, daily_long.csv, daily_units.csv.",
+                valueIsFile: true),
+            .excel,
+            .init("--no-tables", help: "Leave out the one-file-per-table CSVs."),
+            .init("--no-daily", help: "Leave out daily.csv, daily_long.csv and daily_units.csv."),
+        ],
+        make: { arguments in
+            guard let folder = arguments.values["--csv"] else { return nil }
+            var output = CSVOutput(directory: folder)
+            if arguments.flags.contains("--excel") { output.dialect = .excel }
+            output.tables = !arguments.flags.contains("--no-tables")
+            output.daily = !arguments.flags.contains("--no-daily")
+            return output
+        })
+
+    /// `--parquet <lake>`, partitioned by `--person` when given (on `import`, `--person` is also PostgreSQL's:
+    /// `Tool.postgresDestination` tells the two apart).
+    static let parquetLake = CommandLineOutput(
+        importOptions: [.parquet],
+        exportOptions: [
+            .parquet,
+            .init(
+                "--person", value: "<id>",
+                help: "With --parquet: publish into the person's partition, <lake>/<table>/person=<id>/, replacing "
+                    + "only that person's files (docs/lake.md)."),
+        ],
+        make: { arguments throws(UsageError) in
+            guard let lake = arguments.values["--parquet"] else { return nil }
+            let person = arguments.values["--person"]
+            if let person {
+                do throws(OptionValueError) {
+                    try LakeLayout.checkPerson(person)
+                } catch {
+                    throw UsageError(error)
+                }
+            }
+            return ParquetLakeOutput(folder: lake, person: person)
+        })
+}
