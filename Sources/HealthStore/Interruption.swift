@@ -88,10 +88,20 @@ public enum Interruption {
         }
     }
 
-    /// Restores the default handlers once the run has committed or rolled back.
+    /// Restores the default handlers once the run has committed or rolled back. A run that a signal stopped
+    /// keeps a handler instead: the tool is about to exit with 128 + that signal, and a second signal arriving
+    /// now (after the unwinding, before the exit) must end it the same way, not kill it by the signal's default
+    /// action, which a supervisor reading the wait status tells apart.
     package static func stopWatching() {
         guard isEnabled else { return }
-        for signalNumber in signals where !isIgnored(signalNumber) { signal(signalNumber, SIG_DFL) }
+        let stopping = requestedBy != nil
+        for signalNumber in signals where !isIgnored(signalNumber) {
+            if stopping {
+                signal(signalNumber) { _ in _exit(128 + Interruption.received.load(ordering: .relaxed)) }
+            } else {
+                signal(signalNumber, SIG_DFL)
+            }
+        }
         connection = nil
         free(lockPath)
         lockPath = nil
