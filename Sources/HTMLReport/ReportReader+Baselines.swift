@@ -46,7 +46,7 @@ extension ReportReader {
     func changes(last: String) throws -> ReportSectionContent {
         var content = ReportSectionContent(section: .changes)
         // A metric counts when it has a value in the last week of the range.
-        let since = Timestamp.dayNumber(ofDate: last).map { Self.dayText($0 - 6) } ?? last
+        let since = Timestamp.dayNumber(ofDate: last).map { ReportCalendar.dayText($0 - 6) } ?? last
         let rows = try connection.query(
             """
             SELECT b.column_name, coalesce(t.display_name, b.type), b.slope_30d, b.slope_low, b.slope_high, b.median,
@@ -89,11 +89,6 @@ extension ReportReader {
                     ]
                 }))
         return content
-    }
-
-    static func dayText(_ number: Int) -> String {
-        let (year, month, day) = Timestamp.civilFromDays(number)
-        return String(year) + (month < 10 ? "-0" : "-") + String(month) + (day < 10 ? "-0" : "-") + String(day)
     }
 
     private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "−") + ReportFormat.number(abs(value)) }

@@ -41,12 +41,8 @@ package enum DateShift {
     package static func shift(_ date: String, days: Int) -> String? {
         let parts = date.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
-        let (year, month, day) = Timestamp.civilFromDays(Timestamp.daysFromCivil(parts[0], parts[1], parts[2]) + days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        let shifted = Timestamp.daysFromCivil(parts[0], parts[1], parts[2]) + days
+        return TimestampFormatting.dayString(Int32(clamping: shifted))
     }
 }
 

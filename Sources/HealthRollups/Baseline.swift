@@ -146,12 +146,5 @@ package enum CivilDay {
     package static func number(_ text: String) -> Int? { Timestamp.dayNumber(ofDate: text) }
 
     /// A day number → `2024-03-31`.
-    package static func text(_ number: Int) -> String {
-        let (year, month, day) = Timestamp.civilFromDays(number)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
-    }
+    package static func text(_ number: Int) -> String { TimestampFormatting.dayString(Int32(clamping: number)) }
 }

@@ -109,7 +109,8 @@ final class SampleWriter: SampleLookups {
     private func insert(_ sample: Sample, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion)
         throws -> (TrackedTable, Int64)?
     {
-        let replacing = try insertion.replaces.map(session.replaceSample) ?? false
+        var replacing = false
+        if let replaced = insertion.replaces { replacing = try session.replaceSample(replaced) }
         let index = table.rawValue
         lastIDs[index] += 1
         let id = lastIDs[index]
