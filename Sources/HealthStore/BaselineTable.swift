@@ -25,46 +25,43 @@ enum BaselineTable {
             types = firstDays.keys.sorted()
         } else {
             try connection.execute("DELETE FROM baselines")
-            let names = try connection.prepare("SELECT DISTINCT type FROM rollups WHERE period = 'day' ORDER BY type")
+            // From the covering `rollups_type` index: no table row is read and nothing is sorted.
+            let names = try connection.prepare("SELECT DISTINCT type FROM rollups ORDER BY type")
             try names.forEachRow { types.append($0.text(0) ?? "") }
         }
         // By the type's index (the unary `+` keeps SQLite off the (period, label) index, which would read every
-        // type's days for each type), from two days before the first day read (offsets are under a day).
+        // type's days for each type), from two days before the first day read (offsets are under a day). No
+        // ORDER BY: SQLite's sorter may hold as much as the page cache (8–16 MiB) for a type with many metrics
+        // and years, which took a 4.6 GB export's import past 64 MB; the type's days are grouped here instead.
         let days = try connection.prepare(
             """
             SELECT column_name, label, value FROM rollups
             WHERE type = ?1 AND period_start >= ?3 AND +period = 'day' AND +label >= ?2 AND value IS NOT NULL
-            ORDER BY column_name, label
             """)
         // swift-format-ignore: NeverForceUnwrap
         let insert = try connection.prepare(Schema.tables.first { $0.name == "baselines" }!.insertSQL())
         var written = 0
+        var seriesByColumn: [String: [Baseline.Day]] = [:]
         for type in types {
             let first = firstDays?[type] ?? .min
             days.bind(1, type)
             let firstRead = first == .min ? Int.min : first - Baseline.reach
             days.bind(2, dayText(firstRead))
             days.bind(3, firstRead == .min ? "" : dayText(firstRead - 2))
-            var column = ""
-            var series: [Baseline.Day] = []
-            func flush() throws {
+            seriesByColumn.removeAll(keepingCapacity: true)
+            try days.forEachRow { row in
+                // Labels of day rollups are always dates; one that is not would be skipped, not misread.
+                guard let day = CivilDay.number(row.text(1) ?? "") else { return }
+                seriesByColumn[row.text(0) ?? "", default: []].append(Baseline.Day(day: day, value: row.double(2)))
+            }
+            for column in seriesByColumn.keys.sorted() {
+                // The index gives the days in time order already; sorting keeps that from being an assumption.
+                let series = seriesByColumn[column, default: []].sorted { $0.day < $1.day }
                 for row in Baseline.rows(series, from: first) {
                     try write(row, type: type, column: column, with: insert)
                     written += 1
                 }
-                series.removeAll(keepingCapacity: true)
             }
-            try days.forEachRow { row in
-                let name = row.text(0) ?? ""
-                if name != column {
-                    try flush()
-                    column = name
-                }
-                // Labels of day rollups are always dates; one that is not would be skipped, not misread.
-                guard let day = CivilDay.number(row.text(1) ?? "") else { return }
-                series.append(Baseline.Day(day: day, value: row.double(2)))
-            }
-            try flush()
         }
         return written
     }
