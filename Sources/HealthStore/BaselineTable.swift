@@ -31,7 +31,7 @@ enum BaselineTable {
         }
         // By the type's index (the unary `+` keeps SQLite off the (period, label) index, which would read every
         // type's days for each type), from two days before the first day read (offsets are under a day). No
-        // ORDER BY: SQLite's sorter may hold as much as the page cache (8–16 MiB) for a type with many metrics
+        // ORDER BY: SQLite's sorter may hold as much as the page cache (8 MiB) for a type with many metrics
         // and years, which took a 4.6 GB export's import past 64 MB; the type's days are grouped here instead.
         let days = try connection.prepare(
             """

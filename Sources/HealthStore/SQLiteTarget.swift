@@ -28,11 +28,13 @@ package final class SQLiteTarget {
     /// Held from before the file is looked at until the run ends, so two runs never both create or write it.
     private var lock: DatabaseLock?
 
-    /// SQLite's page cache while a new database is loaded. Rows arrive grouped by type and in time order, so
+    /// SQLite's page cache for a run. Loading a new database, rows arrive grouped by type and in time order, so
     /// the tables and their indexes grow at their right edges and a small cache holds the pages being written:
     /// 8 MiB instead of 16 MiB took 7 MB off an import's peak RSS, which had passed 64 MB (measured with
-    /// `scripts/benchmark`: docs/performance.md). A re-import looks rows up all over the indexes and keeps 16 MiB.
-    static let newDatabaseCacheKiB = 8192
+    /// `scripts/benchmark`: docs/performance.md). A re-import looks every row up in the indexes, which 16 MiB
+    /// does not hold either on a large export: at 8 MiB its time was the same (paired runs, × 0.95 wall on
+    /// 1.2 GB, × 1.00 on 4.6 GB) and the 4.6 GB re-import's peak fell from 70 to 62 MiB.
+    static let pageCacheKiB = 8192
 
     package init(path: String, lockTimeoutMilliseconds: Int32) throws {
         self.path = path
@@ -69,7 +71,7 @@ package final class SQLiteTarget {
                 // Nothing to protect yet: if this run fails, the temporary file is deleted.
                 try connection.execute(
                     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384; "
-                        + "PRAGMA cache_size = -\(Self.newDatabaseCacheKiB); PRAGMA foreign_keys = OFF")
+                        + "PRAGMA cache_size = -\(Self.pageCacheKiB); PRAGMA foreign_keys = OFF")
             } else {
                 // WAL: readers keep the last committed state while this run writes (a database of an earlier
                 // version, in rollback-journal mode, is switched once; the mode is stored in the file).
@@ -80,7 +82,7 @@ package final class SQLiteTarget {
                 // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
                 // no triggers of its own; the PostgreSQL working copy logs its changes with them.
                 try connection.execute(
-                    "PRAGMA cache_size = -16384; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
+                    "PRAGMA cache_size = -\(Self.pageCacheKiB); PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
             }
             try connection.execute("BEGIN IMMEDIATE")
             if isNew { flusher = BackgroundFlusher(path: workingPath) }
@@ -162,7 +164,7 @@ package final class SQLiteTarget {
             if compact {
                 do {
                     // VACUUM fills a cache of this size for the file it builds as well as for the database: at
-                    // the run's 16 MiB it took a 256 MB export's upgrade from 64 MB to 120 MB of RSS; at 2 MiB
+                    // 16 MiB it took a 256 MB export's upgrade from 64 MB to 120 MB of RSS; at 2 MiB
                     // the whole rewrite stays under 15 MB (measured with sqlite3) for ~10 % more time.
                     try connection.execute("PRAGMA cache_size = -2048")
                     try connection.execute("VACUUM")
