@@ -54,10 +54,18 @@ package struct LakeRelation: Sendable {
     var instantsAsMicroseconds: Bool { compactSelect != nil }
 
     /// SQLite's views with the instants the compact tables keep as integers (seconds, centiseconds) written as
-    /// microseconds since 1970: the TIMESTAMP's own value, where the public views format text.
+    /// microseconds since 1970: the TIMESTAMP's own value, where the public views format text. The UTC offset
+    /// comes as its seconds too and `LakeTableWriter` writes the text (`+01:00`): SQLite's `printf` for it was
+    /// half of SQLite's time reading a sample table (0.43 s of 0.87 s for 1.56 M rows, measured with sqlite3).
     static let instantDialect = ViewDialect(
         schema: "", person: false, instantText: { "(\($0) * 1000000)" }, centisecondText: { "(\($0) * 10000)" },
-        offsetText: Schema.offsetText, hoursBetween: ViewDialect.sqlite.hoursBetween, lookupsAsJoins: true)
+        offsetText: { $0 }, hoursBetween: ViewDialect.sqlite.hoursBetween, lookupsAsJoins: true)
+
+    /// The column the view of a compact table gives as offset seconds for the writer to format (`instantDialect`).
+    var offsetSecondsColumn: Int? {
+        guard instantsAsMicroseconds else { return nil }
+        return columns.firstIndex { $0.name == "utc_offset" && $0.kind == .string }
+    }
 
     /// A table column's type from its declaration: INTEGER → INT64, REAL → DOUBLE, BLOB → bytes; TEXT is a
     /// calendar day (DATE), a UTC instant (TIMESTAMP µs) or a string, by the column's name and documentation,

@@ -37,7 +37,7 @@ package enum LakePublisher {
         try StoredDatabase.read(databasePath) { try connection.execute("BEGIN") }
         defer { try? connection.execute("COMMIT") }
         let relations = LakeRelation.all
-        let (generation, rowCounts) = try StoredDatabase.read(databasePath) {
+        let (generation, highestIDs) = try StoredDatabase.read(databasePath) {
             try LakeFingerprint.compute(connection, relations: relations)
         }
         var report = LakeReport(folder: layout.root, person: person, generation: generation)
@@ -62,11 +62,10 @@ package enum LakePublisher {
             ]
             if let person { metadata.append(("healthetl.person", person)) }
             // The largest first, so that neither thread is left with one large relation at the end.
+            func size(_ relation: LakeRelation) -> Int64 { LakeFingerprint.size(of: relation.name, in: highestIDs) }
             let work = ParallelWrite(
-                relations: pending.sorted {
-                    LakeFingerprint.rows(of: $0.name, in: rowCounts) > LakeFingerprint.rows(of: $1.name, in: rowCounts)
-                }, databasePath: databasePath, staging: staging, fileName: fileName,
-                metadata: metadata, generation: generation)
+                relations: pending.sorted { size($0) > size($1) }, databasePath: databasePath, staging: staging,
+                fileName: fileName, metadata: metadata, generation: generation)
             report.written = try work.run(firstConnection: connection)
             // Everything is on disk before the first swap, so the swaps follow each other without writing; the
             // folders that hold them are synced after the last one, before the manifest says it is done.

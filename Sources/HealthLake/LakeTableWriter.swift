@@ -43,11 +43,18 @@ enum LakeTableWriter {
         let reader = try SQLiteRowReader(connection, sql: relation.selectSQL)
         let kinds = relation.columns.map(\.kind)
         let instantsAsMicroseconds = relation.instantsAsMicroseconds
+        let offsetColumn = relation.offsetSecondsColumn ?? -1
+        // Consecutive rows mostly share their offset: its text is made again only when it changes.
+        var offset: (seconds: Int64, text: [UInt8]) = (0, LakeValues.offsetText(seconds: 0))
         var leftNull: Int64 = 0
         do {
             while try reader.step() {
                 for (index, kind) in kinds.enumerated() {
-                    if !append(reader, index, kind, to: writer, instantsAsMicroseconds: instantsAsMicroseconds) {
+                    if index == offsetColumn, reader.kind(index) == .integer {
+                        let seconds = reader.integer(index)
+                        if seconds != offset.seconds { offset = (seconds, LakeValues.offsetText(seconds: seconds)) }
+                        offset.text.withUnsafeBytes { writer.append(index, bytes: $0) }
+                    } else if !append(reader, index, kind, to: writer, instantsAsMicroseconds: instantsAsMicroseconds) {
                         writer.appendNull(index)
                         if reader.kind(index) != .null { leftNull += 1 }
                     }

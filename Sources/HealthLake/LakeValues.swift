@@ -38,6 +38,19 @@ enum LakeValues {
         text.count == 10 ? days(text) : nil
     }
 
+    /// Seconds east of UTC as the views write them (`+01:00`, `-04:30`): the sign, the whole hours with at least
+    /// two digits, the minutes left (`printf('%s%02d:%02d', …)` in `Schema.offsetText`).
+    static func offsetText(seconds: Int64) -> [UInt8] {
+        let magnitude = seconds.magnitude
+        let hours = String(magnitude / 3600).utf8
+        let minutes = UInt8(magnitude / 60 % 60)
+        var text: [UInt8] = [seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")]
+        if hours.count < 2 { text.append(UInt8(ascii: "0")) }
+        text += hours
+        text += [UInt8(ascii: ":"), UInt8(ascii: "0") + minutes / 10, UInt8(ascii: "0") + minutes % 10]
+        return text
+    }
+
     private static func number(_ text: UnsafeRawBufferPointer, _ offset: Int, _ count: Int) -> Int? {
         var value = 0
         for index in offset..<(offset + count) {

@@ -8,8 +8,12 @@ struct ColumnChunkBuffer {
 
     private(set) var definitionLevels: [UInt8] = []
     private(set) var nullCount = 0
-    /// PLAIN-encoded values (fixed-width little-endian, or length-prefixed bytes).
+    /// PLAIN-encoded byte arrays (length-prefixed) once the dictionary is given up.
     private(set) var plain: [UInt8] = []
+    /// Fixed-width values, little-endian, kept as words and turned into bytes once per page: appending a word
+    /// to a typed array costs less than appending its bytes one call at a time.
+    private(set) var words: [UInt64] = []
+    private(set) var halfWords: [UInt32] = []
     /// Byte arrays while the dictionary holds: the entry of each non-NULL value.
     private(set) var indices: [UInt32] = []
     private(set) var dictionary: ByteArrayDictionary?
@@ -23,7 +27,10 @@ struct ColumnChunkBuffer {
     var rowCount: Int { definitionLevels.count }
 
     /// Bytes held, to bound the row group.
-    var byteCount: Int { definitionLevels.count + plain.count + indices.count * 4 + (dictionary?.byteCount ?? 0) }
+    var byteCount: Int {
+        definitionLevels.count + plain.count + words.count * 8 + halfWords.count * 4 + indices.count * 4
+            + (dictionary?.byteCount ?? 0)
+    }
 
     mutating func appendNull() {
         definitionLevels.append(0)
@@ -32,19 +39,19 @@ struct ColumnChunkBuffer {
 
     mutating func append(_ value: Int64) {
         definitionLevels.append(1)
-        appendLittleEndian(value, to: &plain)
+        words.append(UInt64(bitPattern: value).littleEndian)
         statistics.include(value)
     }
 
     mutating func append(_ value: Int32) {
         definitionLevels.append(1)
-        appendLittleEndian(value, to: &plain)
+        halfWords.append(UInt32(bitPattern: value).littleEndian)
         statistics.include(Int64(value))
     }
 
     mutating func append(_ value: Double) {
         definitionLevels.append(1)
-        appendLittleEndian(value.bitPattern, to: &plain)
+        words.append(value.bitPattern.littleEndian)
         statistics.include(value)
     }
 
@@ -96,6 +103,8 @@ struct ColumnChunkBuffer {
             return (body, true)
         }
         body.append(contentsOf: plain)
+        words.withUnsafeBytes { body.append(contentsOf: $0) }
+        halfWords.withUnsafeBytes { body.append(contentsOf: $0) }
         return (body, false)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import HealthSQLite
+import HealthSchema
 import Testing
 
 @testable import HealthLake
@@ -37,6 +39,20 @@ import Testing
         #expect(date("2024-03") == nil)
         #expect(date("2024-13-01") == nil)
         #expect(date("2024-03-31T00:00:00Z") == nil)
+    }
+
+    /// The writer formats the offsets the lake's view gives as seconds; the public views format them in SQL.
+    /// Both must write the same text for every offset, odd seconds and far-off values included.
+    @Test func offsetsAreWrittenAsThePublicViewsWriteThem() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        var offsets: [Int64] = [0, 59, 60, 3599, 3600, -1, -59, -60, -3600, 19_800, -34_200, 45_900, 50_400, -43_200]
+        offsets += [360_000, -360_000, 1_000_000, Int64(Int32.max)]
+        offsets += stride(from: -86_400, through: 86_400, by: 900).map { Int64($0) }
+        for seconds in offsets {
+            let sql = "SELECT " + Schema.offsetText("\(seconds)")
+            let expected = try #require(connection.scalar(sql).text)
+            #expect(String(decoding: LakeValues.offsetText(seconds: seconds), as: UTF8.self) == expected, "\(seconds)")
+        }
     }
 
     @Test func columnTypesFollowTheSchema() throws {
