@@ -50,13 +50,14 @@ enum LakeTableWriter {
         do {
             while try reader.step() {
                 for (index, kind) in kinds.enumerated() {
-                    if index == offsetColumn, reader.kind(index) == .integer {
-                        let seconds = reader.integer(index)
+                    let value = reader.value(index)
+                    if index == offsetColumn, value.kind == .integer {
+                        let seconds = value.integer
                         if seconds != offset.seconds { offset = (seconds, LakeValues.offsetText(seconds: seconds)) }
                         offset.text.withUnsafeBytes { writer.append(index, bytes: $0) }
-                    } else if !append(reader, index, kind, to: writer, instantsAsMicroseconds: instantsAsMicroseconds) {
+                    } else if !append(value, index, kind, to: writer, instantsAsMicroseconds: instantsAsMicroseconds) {
                         writer.appendNull(index)
-                        if reader.kind(index) != .null { leftNull += 1 }
+                        if value.kind != .null { leftNull += 1 }
                     }
                 }
                 try writer.endRow()
@@ -76,37 +77,37 @@ enum LakeTableWriter {
     /// Appends the current row's value of column `index`; false when it is NULL or does not fit `kind`.
     @inline(__always)
     static func append(
-        _ reader: SQLiteRowReader, _ index: Int, _ kind: ParquetColumn.Kind, to writer: ParquetFileWriter,
+        _ value: SQLiteRowReader.Value, _ index: Int, _ kind: ParquetColumn.Kind, to writer: ParquetFileWriter,
         instantsAsMicroseconds: Bool
     ) -> Bool {
-        let stored = reader.kind(index)
+        let stored = value.kind
         switch (kind, stored) {
         case (_, .null):
             return false
         case (.integer, .integer):
-            writer.append(index, integer: reader.integer(index))
+            writer.append(index, integer: value.integer)
         case (.integer, .real):
-            let value = reader.real(index)
-            guard value.rounded() == value, let exact = Int64(exactly: value) else { return false }
+            let number = value.real
+            guard number.rounded() == number, let exact = Int64(exactly: number) else { return false }
             writer.append(index, integer: exact)
         case (.double, .integer):
-            writer.append(index, double: Double(reader.integer(index)))
+            writer.append(index, double: Double(value.integer))
         case (.double, .real):
-            writer.append(index, double: reader.real(index))
+            writer.append(index, double: value.real)
         case (.string, .text), (.string, .integer), (.string, .real):
             // SQLite writes numbers in a TEXT column as their text.
-            writer.append(index, bytes: reader.text(index))
+            writer.append(index, bytes: value.text)
         case (.binary, .blob):
-            writer.append(index, bytes: reader.blob(index))
+            writer.append(index, bytes: value.blob)
         case (.binary, .text):
-            writer.append(index, bytes: reader.text(index))
+            writer.append(index, bytes: value.text)
         case (.timestampMicrosUTC, .integer) where instantsAsMicroseconds:
-            writer.append(index, integer: reader.integer(index))
+            writer.append(index, integer: value.integer)
         case (.timestampMicrosUTC, .text):
-            guard let micros = LakeValues.microseconds(reader.text(index)) else { return false }
+            guard let micros = LakeValues.microseconds(value.text) else { return false }
             writer.append(index, integer: micros)
         case (.date, .text):
-            guard let days = LakeValues.date(reader.text(index)) else { return false }
+            guard let days = LakeValues.date(value.text) else { return false }
             writer.append(index, date: days)
         default:
             return false
