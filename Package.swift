@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "HealthLakeTests",
             dependencies: [
-                "HealthTestSupport", "HealthSQLite", "HealthLake", "HealthParquet", "SampleExports",
+                "HealthTestSupport", "HealthSQLite", "HealthSchema", "HealthLake", "HealthParquet", "SampleExports",
             ],
             exclude: ["lake_check.py"]),
         .testTarget(

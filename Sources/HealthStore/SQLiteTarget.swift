@@ -82,7 +82,8 @@ package final class SQLiteTarget {
                 // Recursive triggers: REPLACE then fires delete triggers for the rows it replaces. healthetl has
                 // no triggers of its own; the PostgreSQL working copy logs its changes with them.
                 try connection.execute(
-                    "PRAGMA cache_size = -\(Self.pageCacheKiB); PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON")
+                    "PRAGMA cache_size = -\(Self.pageCacheKiB); PRAGMA foreign_keys = OFF; "
+                        + "PRAGMA recursive_triggers = ON")
             }
             try connection.execute("BEGIN IMMEDIATE")
             if isNew { flusher = BackgroundFlusher(path: workingPath) }
