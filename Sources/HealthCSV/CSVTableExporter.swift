@@ -59,35 +59,38 @@ public enum CSVTableExporter {
         var rows = 0
         while try StoredDatabase.read(databasePath, { try reader.step() }) {
             var offset: Int32?
-            if layout.offsetExpression != nil, reader.kind(columnCount) == .text {
-                offset = CSVInstantText.parseOffset(reader.text(columnCount))
+            if layout.offsetExpression != nil {
+                let stored = reader.value(columnCount)
+                if stored.kind == .text { offset = CSVInstantText.parseOffset(stored.text) }
             }
             for column in 0..<columnCount {
                 var adjustment: CSVCellAdjustment.Reason?
-                if let blobIndex = blobColumns.firstIndex(of: column),
-                    reader.kind(layout.blobLengthResultColumn(blobIndex)) == .integer
-                {
-                    adjustment = try writeBlob(
-                        layout, column: column, length: Int(reader.integer(layout.blobLengthResultColumn(blobIndex))),
-                        rowid: reader.integer(layout.rowidResultColumn), from: connection, databasePath: databasePath,
-                        into: writer)
-                    if let adjustment, let index = reasons.firstIndex(of: adjustment) {
-                        counts[column * reasons.count + index] += 1
+                if let blobIndex = blobColumns.firstIndex(of: column) {
+                    let length = reader.value(layout.blobLengthResultColumn(blobIndex))
+                    if length.kind == .integer {
+                        adjustment = try writeBlob(
+                            layout, column: column, length: Int(length.integer),
+                            rowid: reader.value(layout.rowidResultColumn).integer, from: connection,
+                            databasePath: databasePath, into: writer)
+                        if let adjustment, let index = reasons.firstIndex(of: adjustment) {
+                            counts[column * reasons.count + index] += 1
+                        }
+                        continue
                     }
-                    continue
                 }
-                switch reader.kind(column) {
+                let value = reader.value(column)
+                switch value.kind {
                 case .null: try writer.writeNull()
-                case .integer: adjustment = try writer.writeInteger(reader.integer(column))
-                case .real: try writer.writeReal(reader.real(column))
+                case .integer: adjustment = try writer.writeInteger(value.integer)
+                case .real: try writer.writeReal(value.real)
                 case .text:
-                    let bytes = reader.text(column)
+                    let bytes = value.text
                     if layout.isInstant[column], let instant = CSVInstantText.parseUTC(bytes) {
                         try writer.writeInstant(instant.seconds, fraction: instant.fraction, offset: offset)
                     } else {
                         adjustment = try writer.writeText(bytes)
                     }
-                case .blob: adjustment = try writer.writeBlob(reader.blob(column))
+                case .blob: adjustment = try writer.writeBlob(value.blob)
                 }
                 if let adjustment, let index = reasons.firstIndex(of: adjustment) {
                     counts[column * reasons.count + index] += 1

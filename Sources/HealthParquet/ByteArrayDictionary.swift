@@ -42,19 +42,19 @@ struct ByteArrayDictionary {
     }
 
     /// The bytes of entry `entry` (without its length).
-    func value(_ entry: Int) -> ArraySlice<UInt8> {
-        let start = offsets[entry] + 4
-        let end = entry + 1 < offsets.count ? offsets[entry + 1] : plain.count
-        return plain[start..<end]
+    func value(_ entry: Int) -> ArraySlice<UInt8> { plain[bytes(of: entry)] }
+
+    /// Where entry `entry`'s bytes are in `plain` (after its length).
+    private func bytes(of entry: Int) -> Range<Int> {
+        (offsets[entry] + 4)..<(entry + 1 < offsets.count ? offsets[entry + 1] : plain.count)
     }
 
     /// One `memcmp` (a byte-by-byte `elementsEqual` was 6 % of a publish).
     private func matches(_ entry: Int, _ value: UnsafeRawBufferPointer) -> Bool {
-        let start = offsets[entry] + 4
-        let end = entry + 1 < offsets.count ? offsets[entry + 1] : plain.count
-        guard end - start == value.count else { return false }
+        let stored = bytes(of: entry)
+        guard stored.count == value.count else { return false }
         guard let valueStart = value.baseAddress else { return true }
-        return plain.withUnsafeBytes { memcmp($0.baseAddress! + start, valueStart, value.count) == 0 }
+        return plain.withUnsafeBytes { memcmp($0.baseAddress! + stored.lowerBound, valueStart, value.count) == 0 }
     }
 
     private mutating func grow() {

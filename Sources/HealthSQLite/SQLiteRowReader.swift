@@ -2,7 +2,7 @@ import CSQLite
 
 /// Steps through a query's rows one at a time and hands out each column's value without copying it, so a
 /// table of millions of rows streams through constant memory (`SQLiteStatement.rows` collects every row).
-/// Used by the CSV exporter, which needs each column's storage class as well as its value.
+/// Used by the CSV exporter and the lake, which need each value's storage class as well as its content.
 package final class SQLiteRowReader {
     package enum Kind {
         case null, integer, real, text, blob
@@ -38,29 +38,6 @@ package final class SQLiteRowReader {
         throw connection.error(code, sql: sql)
     }
 
-    /// The storage class of the current row's value (not the column's declared type: SQLite is dynamically typed).
-    @inline(__always) package func kind(_ index: Int) -> Kind {
-        switch sqlite3_column_type(handle, Int32(index)) {
-        case SQLITE_INTEGER: return .integer
-        case SQLITE_FLOAT: return .real
-        case SQLITE_TEXT: return .text
-        case SQLITE_BLOB: return .blob
-        default: return .null
-        }
-    }
-
-    @inline(__always) package func integer(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
-
-    @inline(__always) package func real(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
-
-    /// The UTF-8 bytes of a TEXT value, valid until the next `step`.
-    @inline(__always) package func text(_ index: Int) -> UnsafeRawBufferPointer {
-        // sqlite3_column_text first, then sqlite3_column_bytes: the order SQLite documents as safe.
-        let base = sqlite3_column_text(handle, Int32(index))
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count)
-    }
-
     /// The current row's value of column `index`, for reading its storage class and content with one call into
     /// the statement: each `sqlite3_column_*` call looks the column up and checks for errors again, which was a
     /// fifth of the lake publish's time. Valid until the next `step`. (SQLite calls the value unprotected: safe
@@ -84,22 +61,16 @@ package final class SQLiteRowReader {
         @inline(__always) package var integer: Int64 { sqlite3_value_int64(value) }
         @inline(__always) package var real: Double { sqlite3_value_double(value) }
 
-        /// The UTF-8 bytes of a TEXT value (the text first, then its length, as for columns).
+        /// The UTF-8 bytes of a TEXT value: the text first, then its length, the order SQLite documents as safe.
         @inline(__always) package var text: UnsafeRawBufferPointer {
             let base = sqlite3_value_text(value)
             return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_value_bytes(value)))
         }
 
+        /// The bytes of a BLOB value.
         @inline(__always) package var blob: UnsafeRawBufferPointer {
             let base = sqlite3_value_blob(value)
             return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_value_bytes(value)))
         }
-    }
-
-    /// The bytes of a BLOB value, valid until the next `step`.
-    @inline(__always) package func blob(_ index: Int) -> UnsafeRawBufferPointer {
-        let base = sqlite3_column_blob(handle, Int32(index))
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count)
     }
 }
