@@ -48,31 +48,32 @@ package enum Baseline {
 
     /// The rows of `days` (ascending by day, one value per day) for the days from `firstDay` on; the days
     /// before it are read as history only.
+    ///
+    /// The normal and the year are kept as sorted windows that slide with the day (each day adds one value and
+    /// drops the ones that fell out), so a row costs a few binary searches and moves instead of sorting the
+    /// normal and scanning the year again: the same numbers, summed in the same order, a third of the time.
     package static func rows(_ days: [Day], from firstDay: Int = .min) -> [Row] {
+        guard let start = days.firstIndex(where: { $0.day >= firstDay }) else { return [] }
         var rows: [Row] = []
-        var window: [Double] = []
-        var normalStart = 0
-        var rankStart = 0
+        rows.reserveCapacity(days.count - start)
+        var normal = SortedWindow()  // days[normal.lower..<index]
+        var year = SortedWindow()  // days[year.lower...index]
+        var deviations: [Double] = []
         var trendStart = 0
-        for index in days.indices where days[index].day >= firstDay {
+        for index in start..<days.count {
             let today = days[index]
-            while days[normalStart].day < today.day - normalDays { normalStart += 1 }
-            while days[rankStart].day < today.day - (rankDays - 1) { rankStart += 1 }
+            normal.slide(over: days, to: index, keeping: today.day - normalDays)
+            year.slide(over: days, to: index + 1, keeping: today.day - (rankDays - 1))
             while days[trendStart].day < today.day - (trendDays - 1) { trendStart += 1 }
             var row = Row(day: today.day, value: today.value)
 
-            window.removeAll(keepingCapacity: true)
-            for earlier in days[normalStart..<index] { window.append(earlier.value) }
-            row.n = window.count
-            if window.count >= minimumDays { describe(&window, into: &row) }
+            row.n = normal.values.count
+            if row.n >= minimumDays { describe(normal.values, deviations: &deviations, into: &row) }
 
-            row.n365 = index - rankStart + 1
+            row.n365 = year.values.count
             if row.n365 >= minimumDays {
-                var below = 0
-                var equal = 0
-                for other in days[rankStart...index] {
-                    if other.value < today.value { below += 1 } else if other.value == today.value { equal += 1 }
-                }
+                let below = year.firstIndex(notBelow: today.value)
+                let equal = year.firstIndex(above: today.value) - below
                 row.percentile365 = 100 * (Double(below) + 0.5 * Double(equal)) / Double(row.n365)
             }
 
@@ -83,17 +84,62 @@ package enum Baseline {
         return rows
     }
 
-    /// Mean, sample standard deviation, median, scaled MAD and z of the normal window (sorted in place).
-    private static func describe(_ window: inout [Double], into row: inout Row) {
-        window.sort()
-        let count = Double(window.count)
+    /// The values of a run of days, sorted, as the run's ends move forward.
+    struct SortedWindow {
+        private(set) var values: [Double] = []
+        /// The run is days[lower..<upper].
+        private(set) var lower = 0
+        private var upper = 0
+
+        /// Moves the run's end to `end` and its start past the days before `firstDay`.
+        mutating func slide(over days: [Day], to end: Int, keeping firstDay: Int) {
+            if upper == 0, lower == 0 {
+                // The first row of a partial rebuild: the run starts where its window does.
+                while lower < end, days[lower].day < firstDay { lower += 1 }
+                upper = lower
+            }
+            while upper < end {
+                values.insert(days[upper].value, at: firstIndex(above: days[upper].value))
+                upper += 1
+            }
+            while lower < upper, days[lower].day < firstDay {
+                values.remove(at: firstIndex(notBelow: days[lower].value))
+                lower += 1
+            }
+        }
+
+        /// How many values are below `value`.
+        func firstIndex(notBelow value: Double) -> Int {
+            var (low, high) = (0, values.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if values[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// How many values are at most `value`.
+        func firstIndex(above value: Double) -> Int {
+            var (low, high) = (0, values.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if values[middle] <= value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// Mean, sample standard deviation, median, scaled MAD and z of the normal window (`sorted`).
+    private static func describe(_ sorted: [Double], deviations: inout [Double], into row: inout Row) {
+        let count = Double(sorted.count)
         // Equal values have their own value as mean and no spread, exactly (a sum would round 0.1 × 14).
-        let allEqual = window[0] == window[window.count - 1]
-        let mean = allEqual ? window[0] : window.reduce(0, +) / count
-        let squares = window.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        let allEqual = sorted[0] == sorted[sorted.count - 1]
+        let mean = allEqual ? sorted[0] : sorted.reduce(0, +) / count
+        let squares = sorted.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
         let sd = allEqual ? 0 : (squares / (count - 1)).squareRoot()
-        let median = middle(window)
-        var deviations = window.map { abs($0 - median) }
+        let median = middle(sorted)
+        deviations.removeAll(keepingCapacity: true)
+        for value in sorted { deviations.append(abs(value - median)) }
         deviations.sort()
         row.mean = mean
         row.sd = sd

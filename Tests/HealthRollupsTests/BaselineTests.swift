@@ -43,4 +43,47 @@ struct BaselineTests {
         #expect(Baseline.rows(days, from: 110).map(\.day) == Array(110...114))
         #expect(Baseline.rows(days, from: 110).last == last)
     }
+
+    /// The sliding windows give every row what a window built afresh for that day gives: a year and a half of
+    /// days with gaps, repeated values and a wild day, computed whole and from days part of the way in, against
+    /// the definitions applied to each day on its own.
+    @Test func slidingWindowsEqualFreshWindows() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        var days: [Baseline.Day] = []
+        var day = 19_000
+        for _ in 0..<420 {
+            day += next() % 5 == 0 ? Int(next() % 20) + 2 : 1  // gaps of up to three weeks
+            let value = next() % 7 == 0 ? 60 : Double(next() % 12) / 2 + (next() % 50 == 0 ? 200 : 0)
+            days.append(Baseline.Day(day: day, value: value))
+        }
+        let whole = Baseline.rows(days)
+        #expect(whole.count == days.count)
+        for (index, row) in whole.enumerated() {
+            let today = days[index]
+            let normal = days[..<index].filter { $0.day >= today.day - Baseline.normalDays }.map(\.value)
+            let year = days[...index].filter { $0.day > today.day - Baseline.rankDays }.map(\.value)
+            #expect(row.n == normal.count && row.n365 == year.count, "day \(today.day)")
+            if normal.count >= Baseline.minimumDays {
+                let sorted = normal.sorted()
+                let median =
+                    sorted.count % 2 == 1
+                    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+                #expect(row.median == median, "day \(today.day)")
+            } else {
+                #expect(row.median == nil)
+            }
+            if year.count >= Baseline.minimumDays {
+                let below = year.filter { $0 < today.value }.count
+                let equal = year.filter { $0 == today.value }.count
+                #expect(row.percentile365 == 100 * (Double(below) + 0.5 * Double(equal)) / Double(year.count))
+            }
+        }
+        for first in [days[0].day, days[1].day, days[200].day, days[200].day + 1, days[419].day, days[419].day + 1] {
+            #expect(Baseline.rows(days, from: first) == whole.filter { $0.day >= first }, "from \(first)")
+        }
+    }
 }
