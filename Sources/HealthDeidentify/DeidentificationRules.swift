@@ -196,9 +196,10 @@ package enum DeidentificationRules {
             why: shiftDates
                 ? "months do not survive a shift by whole weeks: their rows are left out (days and weeks shift exactly)"
                 : nil)
-        rules["baselines"] = .copy(
+        rules["baseline_metrics"] = .copy(["id": .keep, "type": .keep, "column_name": .keep])
+        rules["baseline_rows"] = .copy(
             [
-                "date": .dateText, "type": .keep, "column_name": .keep, "value": .keep, "n": .keep, "mean": .keep,
+                "metric_id": .keep, "date": .dateText, "value": .keep, "n": .keep, "mean": .keep,
                 "sd": .keep, "median": .keep, "mad": .keep, "z": .keep, "n_365": .keep, "percentile_365": .keep,
                 "n_90": .keep, "slope_30d": .keep, "slope_low": .keep, "slope_high": .keep,
             ], why: "numbers computed from the daily rollups; every window is relative, so a shifted day keeps them")

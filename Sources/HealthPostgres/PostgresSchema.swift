@@ -100,12 +100,17 @@ package enum PostgresSchema {
     /// these columns, so block-range summaries find them while costing almost nothing to load (a btree on
     /// the sample tables' (person, type, start_date) doubled the time of a COPY). The compact sample tables get
     /// one on (person, type_id, start_date), which the sample views' filters on `type` and `start_date` reach
-    /// through `type_names`. Indexes that only serve the importer's own lookups are left out.
+    /// through `type_names`; `baseline_rows` one on (person, metric_id, date), which the `baselines` view's
+    /// filter on `column_name` reaches through `baseline_metrics`. Indexes that only serve the importer's own
+    /// lookups are left out.
     package static let indexes: [String] =
         Schema.compactTables.map(\.table).filter { $0.columnNames.contains("type_id") }
         .map {
             "CREATE INDEX \($0.name)_person_type_start ON \(name).\($0.name) USING brin (person, type_id, start_date)"
         }
+        + [
+            "CREATE INDEX baseline_rows_person_metric_date ON \(name).baseline_rows USING brin (person, metric_id, date)"
+        ]
         + Schema.indexes.compactMap { sql in
             let importerOnly: Set = ["workouts_identity", "correlations_identity", "sync_identifiers_row"]
             // `CREATE INDEX <index> ON <table>(<columns>)`

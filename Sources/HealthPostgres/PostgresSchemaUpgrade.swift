@@ -1,7 +1,8 @@
 import HealthSchema
 import HealthStore
 
-/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4 → 5),
+/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4 → 6,
+/// 5 → 6),
 /// inside the transaction of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: an upgrade
 /// that fails or is killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
 enum PostgresSchemaUpgrade {
@@ -19,7 +20,11 @@ enum PostgresSchemaUpgrade {
         }
         if version == "4" {
             for statement in fromVersion4 { try connection.execute(statement) }
-            version = "5"
+            version = "6"
+        }
+        if version == "5" {
+            try fromVersion5(connection)
+            version = "6"
         }
         return version
     }
@@ -41,13 +46,53 @@ enum PostgresSchemaUpgrade {
         ]
     }
 
-    /// Version 5 added `baselines` (`SchemaMigration.fromVersion4` for SQLite). Each person's rows are computed
-    /// by their next import: the working copy finds the table empty and computes it whole (`BaselineTable`).
+    /// Version 5 added `baselines`, which version 6 stores compactly (`SchemaMigration.fromVersion4` for
+    /// SQLite): version 6's tables and view. Each person's rows are computed by their next import: the working
+    /// copy finds the table empty and computes it whole (`BaselineTable`).
     static var fromVersion4: [String] {
-        let added = Set(Schema.baselineTables.map(\.name))
+        baselineStorage + [baselineView, "UPDATE \(name).schema_info SET value = '6' WHERE key = 'schema_version'"]
+    }
+
+    /// Version 6 stores `baselines` compactly (`SchemaMigration.fromVersion5` for SQLite): every person's rows
+    /// move to `baseline_rows` with their `row_key`, each person's metrics numbered in the order they first
+    /// appear, so a person's next check-out is what a working copy upgraded by SQLite would be. Nothing is
+    /// computed again; a conversion that would lose a row fails the upgrade.
+    static func fromVersion5(_ connection: PostgresConnection) throws {
+        for statement in baselineStorage { try connection.execute(statement) }
+        try connection.execute(
+            """
+            INSERT INTO \(name).baseline_metrics (person, id, type, column_name)
+            SELECT person, row_number() OVER (PARTITION BY person ORDER BY first), type, column_name
+            FROM (SELECT person, column_name, min(type) AS type, min(row_key) AS first
+                  FROM \(name).baselines GROUP BY person, column_name) AS used
+            """)
+        let statistics = Schema.baselineRows.table.columnNames.dropFirst(2)  // after metric_id, date
+        try move(
+            "baselines", connection,
+            """
+            INSERT INTO \(name).baseline_rows (person, row_key, metric_id, date, \(statistics.joined(separator: ", ")))
+            SELECT b.person, b.row_key, m.id, b.date, \(statistics.map { "b." + $0 }.joined(separator: ", "))
+            FROM \(name).baselines AS b
+                JOIN \(name).baseline_metrics AS m ON m.person = b.person AND m.column_name = b.column_name
+            """)
+        try connection.execute("DROP TABLE \(name).baselines")
+        try connection.execute(baselineView)
+        try connection.execute("ANALYZE \(name).baseline_metrics, \(name).baseline_rows")
+        try connection.execute("UPDATE \(name).schema_info SET value = '6' WHERE key = 'schema_version'")
+    }
+
+    /// `baseline_metrics` and `baseline_rows` with their index.
+    private static var baselineStorage: [String] {
+        let added = [Schema.baselineMetrics.name, Schema.baselineRows.table.name]
         return PostgresSchema.tables.filter { added.contains($0.table.name) }.map(\.createSQL)
             + PostgresSchema.indexes.filter { index in added.contains { index.contains(" ON \(name).\($0) ") } }
-            + ["UPDATE \(name).schema_info SET value = '5' WHERE key = 'schema_version'"]
+    }
+
+    /// The `baselines` view over them.
+    private static var baselineView: String {
+        // swift-format-ignore: NeverForceUnwrap
+        // Every compact table has its view (checked by the schema tests).
+        Schema.viewDescriptions.first { $0.name == Schema.baselineRows.publicName }!.sql(in: .postgres)
     }
 
     /// Version 4 stores the six largest tables compactly under views with their old names and columns, as
@@ -62,7 +107,11 @@ enum PostgresSchemaUpgrade {
             "DROP VIEW IF EXISTS "
                 + ["all_quantity_samples", "sleep", "daily_rollups", "workout_overview"]
                 .map { "\(name).\($0)" }.joined(separator: ", "))
-        let added = Schema.dictionaryTables.map(\.name) + Schema.compactTables.map(\.table.name)
+        // What version 4 added; `baselines` comes with the step from version 4 (`fromVersion4`).
+        let compact = Schema.compactTables.filter { Schema.version4CompactNames.contains($0.publicName) }
+        let added =
+            Schema.dictionaryTables.map(\.name).filter { Schema.version4DictionaryNames.contains($0) }
+            + compact.map(\.table.name)
         for table in PostgresSchema.tables where added.contains(table.table.name) {
             try connection.execute(table.createSQL)
         }
@@ -130,11 +179,13 @@ enum PostgresSchemaUpgrade {
                 course, horizontal_accuracy, vertical_accuracy
             FROM \(name).route_points
             """)
-        for compact in Schema.compactTables { try connection.execute("DROP TABLE \(name).\"\(compact.publicName)\"") }
+        for table in compact { try connection.execute("DROP TABLE \(name).\"\(table.publicName)\"") }
         for index in PostgresSchema.indexes where added.contains(where: { index.contains(" ON \(name).\($0) ") }) {
             try connection.execute(index)
         }
-        for view in PostgresSchema.views { try connection.execute(view) }
+        for view in Schema.viewDescriptions where view.name != Schema.baselineRows.publicName {
+            try connection.execute(view.sql(in: .postgres))
+        }
         // Statistics now rather than whenever autovacuum comes: the views' joins are planned from them.
         try connection.execute("ANALYZE " + added.map { "\(name).\($0)" }.joined(separator: ", "))
         try connection.execute("UPDATE \(name).schema_info SET value = '4' WHERE key = 'schema_version'")
@@ -147,7 +198,7 @@ enum PostgresSchemaUpgrade {
         let count = Int(try connection.scalar("SELECT count(*) FROM \(name).\(table)") ?? "") ?? -1
         guard moved == count else {
             throw PostgresError(
-                message: "upgrading the schema to version 4: \(table) has \(count) rows, but \(moved) could be "
+                message: "upgrading the schema: \(table) has \(count) rows, but \(moved) could be "
                     + "converted; nothing was changed")
         }
     }

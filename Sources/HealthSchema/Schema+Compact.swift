@@ -1,5 +1,6 @@
 /// Schema 4 keeps the six largest tables compactly and shows each through a view with its schema 3 name and
 /// columns, so every query, CSV file, report and Datasette page written for schema 3 reads the same rows.
+/// Schema 6 does the same for `baselines` (Schema+Baselines.swift).
 ///
 /// What makes a row small: the type and the metadata key are integer ids into dictionaries (`type_names`,
 /// `metadata_keys`, `parent_tables`) instead of ~40 bytes of text repeated on every row and index entry; the
@@ -86,6 +87,13 @@ extension Schema {
                 FROM \(d.table("route_point_rows"))
                 """
             }),
+        baselineRows,  // schema 6
+    ]
+
+    /// The public tables schema 4 made compact: what the upgrade from schema 3 converts (later ones, like
+    /// `baselines`, come with their own version's step).
+    package static let version4CompactNames: Set = [
+        "cumulative_samples", "discrete_samples", "category_samples", "metadata", "hrv_beats", "route_points",
     ]
 
     /// Names stored once and referred to by id from the compact tables. Ids are never reused or renumbered.
@@ -112,7 +120,11 @@ extension Schema {
                 column("id", "INTEGER PRIMARY KEY", ""),
                 column("name", "TEXT NOT NULL UNIQUE", "The public table's name (`workouts`)."),
             ]),
+        baselineMetrics,  // schema 6
     ]
+
+    /// The dictionaries of schema 4 (`version4CompactNames`).
+    package static let version4DictionaryNames: Set = ["type_names", "metadata_keys", "parent_tables"]
 
     /// The tables that own metadata, in the order of their fixed `parent_tables` ids (1, 2, …): new ones go at
     /// the end.

@@ -232,5 +232,5 @@ extension Schema {
             "CREATE INDEX deleted_samples_run ON deleted_samples(run_id)",
             "CREATE INDEX rollups_period ON rollups(period, label)",
             "CREATE INDEX rollups_type ON rollups(type, period_start)",
-        ] + FeedSchema.indexes + baselineIndexes
+        ] + FeedSchema.indexes
 }

@@ -1,5 +1,5 @@
 extension Schema {
-    /// The views: the six public tables stored compactly, then the views for people browsing with Datasette or
+    /// The views: the public tables stored compactly, then the views for people browsing with Datasette or
     /// the sqlite3 shell.
     public static let viewDescriptions: [SchemaView] =
         compactViews + [

@@ -4,10 +4,10 @@ import HealthSQLite
 /// regenerates it and compares) and needs a `userVersion` bump with a migration.
 ///
 /// Two layers (schema 4): the public tables and views people query, with the names and columns they have had
-/// since schema 3, and the stored tables under them, where the six largest are kept compactly (`Schema+Compact`).
+/// since schema 3, and the stored tables under them, where the largest are kept compactly (`Schema+Compact`).
 public enum Schema {
     /// `PRAGMA user_version` of databases this version writes.
-    public static let userVersion = 5
+    public static let userVersion = 6
 
     package static let sampleTimeColumns = [
         column("start_date", "TEXT", "Start instant, UTC, ISO 8601 (`2019-06-18T01:07:11Z`)."),
@@ -68,12 +68,12 @@ public enum Schema {
     }
 
     /// The relations people query, with schema 3's names and columns, in schema 3's order: what docs/schema.md
-    /// describes first and the CSV folder holds (a file each). Six of them are views over compact tables
+    /// describes first and the CSV folder holds (a file each). Seven of them are views over compact tables
     /// (`compactTables`); the others are stored as they are.
     public static let publicTables: [SchemaTable] =
         sampleTables + workoutTables + recordTables + incrementalTables + baselineTables
 
-    /// The tables as stored (schema 4): the dictionaries, then the public tables with each of the six large
+    /// The tables as stored (schema 4): the dictionaries, then the public tables with each of the large
     /// ones replaced by its compact table. What the DDL creates, PostgreSQL mirrors and an upgrade copies.
     public static let tables: [SchemaTable] =
         dictionaryTables

@@ -11,9 +11,10 @@ public enum SchemaDocumentation {
 
             Two layers. **The public tables**, below first, are what to query: their names and columns have \
             not changed since schema 3, so queries, Datasette pages, notebooks and the CSV files written for \
-            it work unchanged. Six of them (\(compactNames)) are views over **the stored tables**, described \
-            after them, which keep the same rows compactly: integer ids for types and metadata keys, integer \
-            instants for end and creation times, no repeated source names. Query the public tables; reach \
+            it work unchanged. The largest of them (\(compactNames)) are views over **the stored tables**, \
+            described after them, which keep the same rows compactly: integer ids for types, \
+            metadata keys and baseline metrics, integer instants for end and creation times, no repeated \
+            source names. Query the public tables; reach \
             for a stored table only when a scan of millions of rows must be as fast as it can be (filter \
             `cumulative_rows` by `type_id` from `type_names`, read `end_seconds` as a number). Filters on \
             `type`, `start_date` and `local_date` of the public sample views use the stored tables' \
@@ -44,7 +45,7 @@ public enum SchemaDocumentation {
             text += "\n```sql\n\(view.sql.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n"
         }
         text += "# The stored tables\n\n"
-        text += "The compact tables under the six views above, and the dictionaries they refer to.\n\n"
+        text += "The compact tables under the views above, and the dictionaries they refer to.\n\n"
         for table in Schema.dictionaryTables + Schema.compactTables.map(\.table) {
             text += "## `\(table.name)`\n\n\(table.doc)\n\n| column | type | meaning |\n|---|---|---|\n"
             for column in table.columns {

@@ -47,9 +47,11 @@ package enum SchemaMigration {
             guard let name = row[0].text else { continue }
             try connection.execute("DROP VIEW \"\(name)\"")
         }
-        for table in Schema.dictionaryTables + Schema.compactTables.map(\.table) {
+        let compact = Schema.compactTables.filter { Schema.version4CompactNames.contains($0.publicName) }
+        for table in Schema.dictionaryTables where Schema.version4DictionaryNames.contains(table.name) {
             try connection.execute(table.createSQL)
         }
+        for table in compact.map(\.table) { try connection.execute(table.createSQL) }
         for statement in Schema.dictionaryContents { try connection.execute(statement) }
         try connection.execute(
             """
@@ -89,20 +91,58 @@ package enum SchemaMigration {
             SELECT route_id, seq, \(centiseconds("time")), latitude, longitude, elevation, speed, course,
                 horizontal_accuracy, vertical_accuracy FROM route_points ORDER BY rowid
             """)
-        for compact in Schema.compactTables { try connection.execute("DROP TABLE \"\(compact.publicName)\"") }
-        for view in Schema.views { try connection.execute(view) }
-        for index in Schema.indexes where !Schema.baselineIndexes.contains(index) {  // `fromVersion4` adds them
+        for table in compact { try connection.execute("DROP TABLE \"\(table.publicName)\"") }
+        // `baselines` is made by `fromVersion4`, which follows.
+        for view in Schema.viewDescriptions where view.name != Schema.baselineRows.publicName {
+            try connection.execute(view.sql)
+        }
+        for index in Schema.indexes {
             try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
         try connection.execute("PRAGMA user_version = 4")
     }
 
-    /// Version 5 added `baselines`: the table is created here, empty; the writer computes it from the rollups
-    /// the database has (`BaselineTable`, called by the store right after this step).
+    /// Version 5 added `baselines`, which version 6 stores compactly: a version 4 database gets version 6's
+    /// tables and view here, empty; the writer computes the rows from the rollups the database has
+    /// (`BaselineTable`, called by the store right after this step).
     package static func fromVersion4(_ connection: SQLiteConnection) throws {
-        for table in Schema.baselineTables { try connection.execute(table.createSQL) }
-        for index in Schema.baselineIndexes { try connection.execute(index) }
-        try connection.execute("PRAGMA user_version = 5")
+        try createBaselineTables(connection)
+        try createBaselineView(connection)
+        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+    }
+
+    /// Version 6 stores `baselines` compactly (`Schema.baselineRows`): the rows are moved, with their rowids,
+    /// into `baseline_rows`, each metric numbered in the order it first appears (as a full computation numbers
+    /// them), and the table becomes a view with the same columns. Nothing is computed again. In the run's
+    /// transaction, like every step: a run that fails leaves version 5 as it was.
+    package static func fromVersion5(_ connection: SQLiteConnection) throws {
+        try createBaselineTables(connection)
+        try connection.execute(
+            """
+            INSERT INTO baseline_metrics (type, column_name)
+            SELECT type, column_name FROM baselines GROUP BY column_name ORDER BY min(rowid)
+            """)
+        let statistics = Schema.baselineRows.table.columnNames.dropFirst(2)  // after metric_id, date
+        try connection.execute(
+            """
+            INSERT INTO baseline_rows (rowid, metric_id, date, \(statistics.joined(separator: ", ")))
+            SELECT b.rowid, m.id, b.date, \(statistics.map { "b." + $0 }.joined(separator: ", "))
+            FROM baselines AS b JOIN baseline_metrics AS m ON m.column_name = b.column_name ORDER BY b.rowid
+            """)
+        try connection.execute("DROP TABLE baselines")  // and its index, baselines_type
+        try createBaselineView(connection)
+        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+    }
+
+    private static func createBaselineTables(_ connection: SQLiteConnection) throws {
+        try connection.execute(Schema.baselineMetrics.createSQL)
+        try connection.execute(Schema.baselineRows.table.createSQL)
+    }
+
+    private static func createBaselineView(_ connection: SQLiteConnection) throws {
+        // swift-format-ignore: NeverForceUnwrap
+        // Every compact table has its view (checked by the schema tests).
+        try connection.execute(Schema.viewDescriptions.first { $0.name == Schema.baselineRows.publicName }!.sql)
     }
 
     /// SQL for an offset's text (`-04:00`) in seconds.

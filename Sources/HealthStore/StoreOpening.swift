@@ -30,8 +30,8 @@ struct StoreOpening {
     }
 
     /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
-    /// database by rebuilding its data tables (the run then refills them), a version-2 one by adding what
-    /// version 3 added (the run then fills it). Returns whether the database holds data of earlier runs to
+    /// database by rebuilding its data tables (the run then refills them), later ones step by step
+    /// (`SchemaMigration`). Returns whether the database holds data of earlier runs to
     /// match against.
     static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> (hadData: Bool, upgraded: Bool) {
         if isNew {
@@ -53,14 +53,19 @@ struct StoreOpening {
         case .older(2):
             try SchemaMigration.fromVersion2(connection)
             try SchemaMigration.fromVersion3(connection)
-            try upgradeToVersion5(connection)
+            try addBaselines(connection)
             return (true, true)
         case .older(3):
             try SchemaMigration.fromVersion3(connection)
-            try upgradeToVersion5(connection)
+            try addBaselines(connection)
             return (true, true)
         case .older(4):
-            try upgradeToVersion5(connection)
+            try addBaselines(connection)
+            return (true, false)
+        case .older(5):
+            // The old table's pages are reused by later rows; the commit compacts the file only when they
+            // are more than a quarter of it (`RunEnd.commit`).
+            try SchemaMigration.fromVersion5(connection)
             return (true, false)
         case .older(let version), .newer(let version):
             throw ImportError(
@@ -75,9 +80,9 @@ struct StoreOpening {
         }
     }
 
-    /// Version 4 → 5: the `baselines` table, computed from the rollups the database has (the run then updates it
-    /// with the rollups it rebuilds, as in any database).
-    static func upgradeToVersion5(_ connection: SQLiteConnection) throws {
+    /// Version 4 → 6: `baselines`, computed from the rollups the database has (the run then updates them with
+    /// the rollups it rebuilds, as in any database).
+    static func addBaselines(_ connection: SQLiteConnection) throws {
         try SchemaMigration.fromVersion4(connection)
         _ = try BaselineTable.update(connection, only: nil)
     }

@@ -83,7 +83,8 @@ import Testing
             "import_runs.outcome", "import_runs.tool_version", "anchors.type", "anchors.row_table",
             "deleted_samples.reason", "deleted_samples.row_table", "deleted_samples.type", "import_run_changes.type",
             "import_run_changes.row_table", "rollups.period", "rollups.type", "rollups.statistic",
-            "rollups.column_name", "rollups.unit", "baselines.type", "baselines.column_name", "settings.key",
+            "rollups.column_name", "rollups.unit", "baseline_metrics.type", "baseline_metrics.column_name",
+            "settings.key",
             "discrete_rows.start_date",
             "discrete_rows.local_date", "category_rows.start_date", "category_rows.local_date",
         ]

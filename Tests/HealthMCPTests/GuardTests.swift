@@ -40,7 +40,7 @@ struct GuardTests {
         }
         #expect(try Self.sql(context, "PRAGMA table_info(workouts)").structured["row_count"] != 0)
         // The schema version healthetl writes.
-        #expect(try Self.sql(context, "PRAGMA user_version").structured["rows"] == [[5]])
+        #expect(try Self.sql(context, "PRAGMA user_version").structured["rows"] == [[6]])
         let capped = try Self.sql(
             context, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n", limit: 7)
         #expect(capped.structured["row_count"] == 7 && capped.structured["truncated"] == true)
