@@ -44,26 +44,39 @@ enum BaselineTable {
         var metrics = try MetricIDs(connection)
         let insert = try RowInsert(connection)
         var written = 0
+        func write(_ done: [BaselineWorker.Done]) throws {
+            for metric in done {
+                try insert.write(metric.rows, metric: metric.metric)
+                written += metric.rows.count
+            }
+        }
+        let worker = BaselineWorker()
         var seriesByColumn: [String: [Baseline.Day]] = [:]
-        for type in types {
-            let first = firstDays?[type] ?? .min
-            days.bind(1, type)
-            let firstRead = first == .min ? Int.min : first - Baseline.reach
-            days.bind(2, dayText(firstRead))
-            days.bind(3, firstRead == .min ? "" : dayText(firstRead - 2))
-            seriesByColumn.removeAll(keepingCapacity: true)
-            try days.forEachRow { row in
-                // Labels of day rollups are always dates; one that is not would be skipped, not misread.
-                guard let day = CivilDay.number(row.text(1) ?? "") else { return }
-                seriesByColumn[row.text(0) ?? "", default: []].append(Baseline.Day(day: day, value: row.double(2)))
+        do {
+            for type in types {
+                let first = firstDays?[type] ?? .min
+                days.bind(1, type)
+                let firstRead = first == .min ? Int.min : first - Baseline.reach
+                days.bind(2, dayText(firstRead))
+                days.bind(3, firstRead == .min ? "" : dayText(firstRead - 2))
+                seriesByColumn.removeAll(keepingCapacity: true)
+                try days.forEachRow { row in
+                    // Labels of day rollups are always dates; one that is not would be skipped, not misread.
+                    guard let day = CivilDay.number(row.text(1) ?? "") else { return }
+                    seriesByColumn[row.text(0) ?? "", default: []].append(
+                        Baseline.Day(day: day, value: row.double(2)))
+                }
+                for column in seriesByColumn.keys.sorted() {
+                    // The index gives the days in time order already; sorting keeps that from being an assumption.
+                    let series = seriesByColumn[column, default: []].sorted { $0.day < $1.day }
+                    let metric = try metrics.id(type: type, column: column)
+                    try write(worker.send(BaselineWorker.Job(metric: metric, days: series, firstDay: first)))
+                }
             }
-            for column in seriesByColumn.keys.sorted() {
-                // The index gives the days in time order already; sorting keeps that from being an assumption.
-                let series = seriesByColumn[column, default: []].sorted { $0.day < $1.day }
-                let rows = Baseline.rows(series, from: first)
-                try insert.write(rows, metric: try metrics.id(type: type, column: column))
-                written += rows.count
-            }
+            try write(worker.finish())
+        } catch {
+            worker.cancel()
+            throw error
         }
         return written
     }
