@@ -53,14 +53,24 @@ package enum Baseline {
     /// drops the ones that fell out), so a row costs a few binary searches and moves instead of sorting the
     /// normal and scanning the year again: the same numbers, summed in the same order, a third of the time.
     package static func rows(_ days: [Day], from firstDay: Int = .min) -> [Row] {
-        guard let start = days.firstIndex(where: { $0.day >= firstDay }) else { return [] }
+        rows(days, at: firstIndex(days, from: firstDay)..<days.count)
+    }
+
+    /// The index of the first of `days` on or after `firstDay` (`days.count` when there is none).
+    package static func firstIndex(_ days: [Day], from firstDay: Int) -> Int {
+        days.firstIndex { $0.day >= firstDay } ?? days.count
+    }
+
+    /// The rows of `days[indices]`, the days before them read as history: a long metric can be computed in
+    /// parts (`BaselineWorker`), each the same as that part of the whole.
+    package static func rows(_ days: [Day], at indices: Range<Int>) -> [Row] {
         var rows: [Row] = []
-        rows.reserveCapacity(days.count - start)
+        rows.reserveCapacity(indices.count)
         var normal = SortedWindow()  // days[normal.lower..<index]
         var year = SortedWindow()  // days[year.lower...index]
         var deviations: [Double] = []
         var trendStart = 0
-        for index in start..<days.count {
+        for index in indices {
             let today = days[index]
             normal.slide(over: days, to: index, keeping: today.day - normalDays)
             year.slide(over: days, to: index + 1, keeping: today.day - (rankDays - 1))

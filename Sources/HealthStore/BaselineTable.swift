@@ -32,15 +32,7 @@ enum BaselineTable {
             let names = try connection.prepare("SELECT DISTINCT type FROM rollups ORDER BY type")
             try names.forEachRow { types.append($0.text(0) ?? "") }
         }
-        // By the type's index (the unary `+` keeps SQLite off the (period, label) index, which would read every
-        // type's days for each type), from two days before the first day read (offsets are under a day). No
-        // ORDER BY: SQLite's sorter may hold as much as the page cache (8 MiB) for a type with many metrics
-        // and years, which took a 4.6 GB export's import past 64 MB; the type's days are grouped here instead.
-        let days = try connection.prepare(
-            """
-            SELECT column_name, label, value FROM rollups
-            WHERE type = ?1 AND period_start >= ?3 AND +period = 'day' AND +label >= ?2 AND value IS NOT NULL
-            """)
+        let reader = try DayReader(connection)
         var metrics = try MetricIDs(connection)
         let insert = try RowInsert(connection)
         var written = 0
@@ -51,26 +43,16 @@ enum BaselineTable {
             }
         }
         let worker = BaselineWorker()
-        var seriesByColumn: [String: [Baseline.Day]] = [:]
         do {
             for type in types {
                 let first = firstDays?[type] ?? .min
-                days.bind(1, type)
-                let firstRead = first == .min ? Int.min : first - Baseline.reach
-                days.bind(2, dayText(firstRead))
-                days.bind(3, firstRead == .min ? "" : dayText(firstRead - 2))
-                seriesByColumn.removeAll(keepingCapacity: true)
-                try days.forEachRow { row in
-                    // Labels of day rollups are always dates; one that is not would be skipped, not misread.
-                    guard let day = CivilDay.number(row.text(1) ?? "") else { return }
-                    seriesByColumn[row.text(0) ?? "", default: []].append(
-                        Baseline.Day(day: day, value: row.double(2)))
-                }
-                for column in seriesByColumn.keys.sorted() {
-                    // The index gives the days in time order already; sorting keeps that from being an assumption.
-                    let series = seriesByColumn[column, default: []].sorted { $0.day < $1.day }
+                for (column, series) in try reader.metrics(of: type, from: first) {
                     let metric = try metrics.id(type: type, column: column)
-                    try write(worker.send(BaselineWorker.Job(metric: metric, days: series, firstDay: first)))
+                    let start = Baseline.firstIndex(series, from: first)
+                    for part in stride(from: start, to: series.count, by: BaselineWorker.rowsPerJob) {
+                        let indices = part..<min(part + BaselineWorker.rowsPerJob, series.count)
+                        try write(worker.send(BaselineWorker.Job(metric: metric, days: series, indices: indices)))
+                    }
                 }
             }
             try write(worker.finish())
@@ -83,6 +65,40 @@ enum BaselineTable {
 
     /// A day number as `daily_rollups.date` writes it; the earliest possible one as "" (before every date).
     static func dayText(_ day: Int) -> String { day == .min ? "" : CivilDay.text(day) }
+}
+
+/// The day rollups of one type, by metric.
+private struct DayReader {
+    /// By the type's index (the unary `+` keeps SQLite off the (period, label) index, which would read every
+    /// type's days for each type), from two days before the first day read (offsets are under a day). No
+    /// ORDER BY: SQLite's sorter may hold as much as the page cache (8 MiB) for a type with many metrics
+    /// and years, which took a 4.6 GB export's import past 64 MB; the type's days are grouped here instead.
+    private let days: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws {
+        days = try connection.prepare(
+            """
+            SELECT column_name, label, value FROM rollups
+            WHERE type = ?1 AND period_start >= ?3 AND +period = 'day' AND +label >= ?2 AND value IS NOT NULL
+            """)
+    }
+
+    /// Each metric of `type` with its days in time order, by metric name: all of them, or with `first`, those
+    /// from `Baseline.reach` days before it on (what the rows from `first` on read).
+    func metrics(of type: String, from first: Int) throws -> [(column: String, days: [Baseline.Day])] {
+        days.bind(1, type)
+        let firstRead = first == .min ? Int.min : first - Baseline.reach
+        days.bind(2, BaselineTable.dayText(firstRead))
+        days.bind(3, firstRead == .min ? "" : BaselineTable.dayText(firstRead - 2))
+        var byColumn: [String: [Baseline.Day]] = [:]
+        try days.forEachRow { row in
+            // Labels of day rollups are always dates; one that is not would be skipped, not misread.
+            guard let day = CivilDay.number(row.text(1) ?? "") else { return }
+            byColumn[row.text(0) ?? "", default: []].append(Baseline.Day(day: day, value: row.double(2)))
+        }
+        // The index gives the days in time order already; sorting keeps that from being an assumption.
+        return byColumn.keys.sorted().map { ($0, byColumn[$0, default: []].sorted { $0.day < $1.day }) }
+    }
 }
 
 /// `baseline_metrics`: a metric's id, numbered the first time it has rows and kept from then on.

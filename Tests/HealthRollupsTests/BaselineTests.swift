@@ -85,5 +85,9 @@ struct BaselineTests {
         for first in [days[0].day, days[1].day, days[200].day, days[200].day + 1, days[419].day, days[419].day + 1] {
             #expect(Baseline.rows(days, from: first) == whole.filter { $0.day >= first }, "from \(first)")
         }
+        // In parts, as the importer computes a long metric.
+        for part in [0..<1, 0..<100, 100..<250, 250..<419, 419..<420, 7..<7] {
+            #expect(Baseline.rows(days, at: part) == Array(whole[part]), "\(part)")
+        }
     }
 }
