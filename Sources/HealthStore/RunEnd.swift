@@ -128,10 +128,7 @@ struct RunEnd {
         summary.timeZone = timeZone.identifier
         do {
             // Nothing new to read, but rollups in another zone or with other options are built again.
-            let stored = try connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
-            if try StoreOpening.storedTimeZone(connection)?.identifier != timeZone.identifier
-                || stored != rollupSettingText
-            {
+            if try needsFullRollups(hasEarlierRows: true) {
                 try rebuildRollups(into: &summary, changes: [:], full: true)
             }
             try recorder.writeRun(summary)

@@ -202,6 +202,35 @@ struct IncrementalTests {
         #expect(try db.query(query) == [[.text("2024-02-02")], [.text("2024-02-01")]])
     }
 
+    /// The same export again in another zone: nothing new to read, but the rollups (and the baselines with
+    /// them) are built again in the new zone.
+    @Test func anUnchangedExportInAnotherZoneRebuildsTheRollups() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.file("health.sqlite")
+        // 23:30 UTC: the 1st in London, the 2nd in Berlin.
+        let export = directory.write(
+            "export.xml",
+            exportXML(
+                """
+                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2024-02-01 23:30:00 +0000" endDate="2024-02-01 23:40:00 +0000" value="10"/>
+                """))
+        func run(_ zone: String?) throws -> ImportSummary {
+            try ImportJob(inputPath: export, databasePath: database, timeZone: zone.flatMap { TimeZone(identifier: $0) }).run()
+        }
+        _ = try run("Europe/London")
+        let db = try SQLiteConnection(path: database, create: false)
+        let days = "SELECT date FROM daily_rollups WHERE column_name = 'StepCount' UNION ALL SELECT date FROM baselines"
+        #expect(try db.query(days) == [[.text("2024-02-01")], [.text("2024-02-01")]])
+        let summary = try run("Europe/Berlin")
+        #expect(summary.outcome == "unchanged")
+        #expect(try db.query(days) == [[.text("2024-02-02")], [.text("2024-02-02")]])
+        // And again without a zone: the database's, nothing to rebuild, the rows stay.
+        let again = try run(nil)
+        #expect(again.outcome == "unchanged" && again.timeZone == "Europe/Berlin")
+        #expect(try db.query(days) == [[.text("2024-02-02")], [.text("2024-02-02")]])
+    }
+
     @Test func aSecondRunWaitsThenNamesTheHolder() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
