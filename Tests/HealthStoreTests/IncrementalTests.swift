@@ -209,14 +209,13 @@ struct IncrementalTests {
         defer { directory.remove() }
         let database = directory.file("health.sqlite")
         // 23:30 UTC: the 1st in London, the 2nd in Berlin.
-        let export = directory.write(
-            "export.xml",
-            exportXML(
-                """
-                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2024-02-01 23:30:00 +0000" endDate="2024-02-01 23:40:00 +0000" value="10"/>
-                """))
+        let body = """
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2024-02-01 23:30:00 +0000" endDate="2024-02-01 23:40:00 +0000" value="10"/>
+            """
+        let export = directory.write("export.xml", exportXML(body))
         func run(_ zone: String?) throws -> ImportSummary {
-            try ImportJob(inputPath: export, databasePath: database, timeZone: zone.flatMap { TimeZone(identifier: $0) }).run()
+            let timeZone = zone.flatMap { TimeZone(identifier: $0) }
+            return try ImportJob(inputPath: export, databasePath: database, timeZone: timeZone).run()
         }
         _ = try run("Europe/London")
         let db = try SQLiteConnection(path: database, create: false)
