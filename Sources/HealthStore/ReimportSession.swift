@@ -27,8 +27,6 @@ final class ReimportSession {
     private let findWorkout: SQLiteStatement
     /// The samples linked to a correlation (?1 its id).
     private let correlationChildren: SQLiteStatement
-    /// Per tracked table: a row's type, identity and dates (?1 id).
-    private let typeAndIdentity: [SQLiteStatement]
 
     /// `lastIDs`: the ids earlier runs gave out (`nil`: a new database, nothing to match).
     init(_ connection: SQLiteConnection, lastIDs: LastRowIDs?, runID: Int64, tally: RunTally) throws {
@@ -39,7 +37,6 @@ final class ReimportSession {
         findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
         correlationChildren = try connection.prepare(
             "SELECT sample_table, sample_id FROM correlation_samples WHERE correlation_id = ?1 ORDER BY rowid")
-        typeAndIdentity = try TrackedTable.allCases.map { try connection.prepare(RowRemover.typeAndIdentitySQL($0)) }
         isActive = lastIDs != nil
         routeMaxID = lastIDs?["workout_routes"] ?? 0
         guard let lastIDs else {
@@ -117,7 +114,7 @@ final class ReimportSession {
         for link in try correlationChildren.rows([.integer(id)]) {
             guard let name = link[0].text, let table = TrackedTable(name: name), case .integer(let childID) = link[1],
                 markSeen(table, id: childID),
-                let row = try typeAndIdentity[table.rawValue].rows([.integer(childID)]).first,
+                let row = try remover.storedRow(table, id: childID),
                 case .integer(let identity) = row[1]
             else { continue }
             ledger.countUnchanged(

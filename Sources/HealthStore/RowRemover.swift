@@ -76,6 +76,11 @@ struct RowRemover {
         return (ChangeLedger.key(table, type: row[0].text ?? ""), identity, row[2].integer)
     }
 
+    /// A stored row's type, identity, start, end and creation seconds, or nil when there is no such row.
+    func storedRow(_ table: TrackedTable, id: Int64) throws -> [SQLiteValue]? {
+        try typeAndIdentity[table.rawValue].rows([.integer(id)]).first
+    }
+
     /// Removes a row of this run that a higher sync version superseded (a route; samples go through
     /// `remove`), with its metadata, beats or points.
     func removeSuperseded(_ table: SyncedTable, id: Int64) throws {
@@ -193,7 +198,7 @@ struct RowRemover {
     }
 
     /// A row's type, identity and dates in UTC seconds (?1 id).
-    static func typeAndIdentitySQL(_ table: TrackedTable) -> String {
+    private static func typeAndIdentitySQL(_ table: TrackedTable) -> String {
         if table.storageName != table.name {
             return """
                 SELECT t.type, r.identity, unixepoch(r.start_date), r.end_seconds, r.creation_seconds
