@@ -16,25 +16,25 @@ enum LakeFingerprint {
         -> (generation: String, highestIDs: [String: Int64])
     {
         var highestIDs: [String: Int64] = [:]
-        var hash = Hash()
-        hash.add("healthetl \(HealthETLVersion.current) schema \(Schema.userVersion)")
+        var hash = StableHasher()
+        hash.combine("healthetl \(HealthETLVersion.current) schema \(Schema.userVersion)")
         for relation in relations {
-            hash.add(relation.name)
-            for column in relation.columns { hash.add("\(column.name) \(column.kind)") }
+            hash.combine(relation.name)
+            for column in relation.columns { hash.combine("\(column.name) \(column.kind)") }
         }
         for query in [
             "SELECT type, row_count, fingerprint FROM anchors ORDER BY type",
             "SELECT key, value FROM settings ORDER BY key",
             "SELECT coalesce(sum(added), 0), coalesce(sum(replaced), 0), coalesce(sum(deleted), 0) FROM import_runs",
         ] {
-            for row in try connection.query(query) { hash.add(row) }
+            for row in try connection.query(query) { hash.combine(row) }
         }
         let published = Set(relations.map(\.name))
         let stored = Schema.tables.map(\.name).filter { !LakeRelation.leftOut.contains($0) }
         for name in stored where published.contains(name) || !Schema.publicTables.contains(where: { $0.name == name }) {
-            hash.add(name)
+            hash.combine(name)
             let row = try connection.query("SELECT coalesce(max(rowid), 0) FROM \"\(name)\"")[0]
-            hash.add(row)
+            hash.combine(row)
             highestIDs[name] = row[0].integer ?? 0
         }
         return (hash.hex, highestIDs)
@@ -46,20 +46,17 @@ enum LakeFingerprint {
         let stored = Schema.compactTables.first { $0.publicName == relation }?.table.name ?? relation
         return highestIDs[stored] ?? 0
     }
+}
 
-    /// FNV-1a, 64 bits, with a separator between values.
-    struct Hash {
-        private var state: UInt64 = 0xcbf2_9ce4_8422_2325
-        mutating func add(_ text: String) {
-            for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            state = (state ^ 0x1F) &* 0x100_0000_01b3
-        }
-        mutating func add(_ row: [SQLiteValue]) {
-            for value in row { add("\(value)") }
-        }
-        var hex: String {
-            let digits = String(state, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
+extension StableHasher {
+    /// The text of each value (lengths are mixed in, so values cannot run into each other).
+    fileprivate mutating func combine(_ row: [SQLiteValue]) {
+        for value in row { combine("\(value)") }
+    }
+
+    /// 16 hex digits, as generation names use them.
+    fileprivate var hex: String {
+        let digits = String(UInt64(bitPattern: finish()), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
