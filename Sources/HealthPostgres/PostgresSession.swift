@@ -68,7 +68,7 @@ final class PostgresSession {
     }
 
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers
-    /// do not both create them; upgrades a schema of version 2 or 3 (`PostgresSchemaUpgrade`, in this
+    /// do not both create them; upgrades a schema of an earlier version (`PostgresSchemaUpgrade`, in this
     /// transaction: all of it or nothing); refuses a schema written by another version.
     static func ensureSchema(_ connection: PostgresConnection) throws {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")

@@ -36,8 +36,8 @@ package enum SchemaMigration {
         try connection.execute("PRAGMA user_version = 3")
     }
 
-    /// Version 4 stores the six largest tables compactly (`Schema.compactTables`), under views with their old
-    /// names and columns. Their rows are copied into the compact tables and the old tables dropped, in the
+    /// Version 4 stores the six largest tables compactly (`Schema.version4CompactNames`), under views with
+    /// their old names and columns. Their rows are copied into the compact tables and the old tables dropped, in the
     /// transaction of the run that found the old version: a run that fails or is killed leaves version 3 as
     /// it was (SQLite's log undoes all of it); a run that commits leaves version 4 complete. Row ids, and so
     /// every reference to a row, stay the same. The file keeps the old tables' pages as free space until

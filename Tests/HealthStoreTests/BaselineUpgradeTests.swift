@@ -43,11 +43,15 @@ struct BaselineUpgradeTests {
         defer { directory.remove() }
         let (export, database, expected) = try Self.current(in: directory)
         let db = try SQLiteConnection(path: database, create: false)
-        // Schema 5's table, as version 5 created it, holding the same rows in the order it wrote them
-        // (metric by metric, each by date), and a metric no longer in the rollups, which must survive the move.
+        // Schema 5's table, as version 5 created it, holding the same rows with the same rowids (read from the
+        // stored table: a view has no rowid of its own), and a metric no longer in the rollups, which must
+        // survive the move.
         try db.execute(
             """
-            CREATE TABLE version5 AS SELECT * FROM baselines ORDER BY rowid;
+            CREATE TABLE version5 AS
+                SELECT b.rowid AS row_id, b.date, m.type, m.column_name, b.value, b.n, b.mean, b.sd, b.median, b.mad,
+                       b.z, b.n_365, b.percentile_365, b.n_90, b.slope_30d, b.slope_low, b.slope_high
+                FROM baseline_rows AS b JOIN baseline_metrics AS m ON m.id = b.metric_id ORDER BY b.rowid;
             DROP VIEW baselines; DROP TABLE baseline_rows; DROP TABLE baseline_metrics;
             CREATE TABLE "baselines" (
                 "date" TEXT NOT NULL, "type" TEXT NOT NULL, "column_name" TEXT NOT NULL, "value" REAL,
@@ -55,7 +59,9 @@ struct BaselineUpgradeTests {
                 "n_365" INTEGER NOT NULL, "percentile_365" REAL, "n_90" INTEGER NOT NULL, "slope_30d" REAL,
                 "slope_low" REAL, "slope_high" REAL, UNIQUE (column_name, date));
             CREATE INDEX baselines_type ON baselines(type, date);
-            INSERT INTO baselines SELECT * FROM version5;
+            INSERT INTO baselines (rowid, date, type, column_name, value, n, mean, sd, median, mad, z, n_365,
+                percentile_365, n_90, slope_30d, slope_low, slope_high)
+            SELECT * FROM version5 ORDER BY row_id;
             INSERT INTO baselines (rowid, date, type, column_name, value, n, n_365, n_90)
                 VALUES (9000, '2020-01-01', 'HKQuantityTypeIdentifierOldThing', 'OldThing_avg', 1.5, 0, 1, 1);
             DROP TABLE version5;
