@@ -119,21 +119,17 @@ package enum Baseline {
         }
 
         /// How many values are below `value`.
-        func firstIndex(notBelow value: Double) -> Int {
-            var (low, high) = (0, values.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if values[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        func firstIndex(notBelow value: Double) -> Int { count { $0 < value } }
 
         /// How many values are at most `value`.
-        func firstIndex(above value: Double) -> Int {
+        func firstIndex(above value: Double) -> Int { count { $0 <= value } }
+
+        /// How many values, from the smallest, satisfy `isBefore` (true for a prefix of the sorted values).
+        @inline(__always) private func count(_ isBefore: (Double) -> Bool) -> Int {
             var (low, high) = (0, values.count)
             while low < high {
                 let middle = (low + high) / 2
-                if values[middle] <= value { low = middle + 1 } else { high = middle }
+                if isBefore(values[middle]) { low = middle + 1 } else { high = middle }
             }
             return low
         }

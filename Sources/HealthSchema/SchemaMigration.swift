@@ -108,7 +108,7 @@ package enum SchemaMigration {
     package static func fromVersion4(_ connection: SQLiteConnection) throws {
         try createBaselineTables(connection)
         try createBaselineView(connection)
-        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+        try connection.execute("PRAGMA user_version = 6")
     }
 
     /// Version 6 stores `baselines` compactly (`Schema.baselineRows`): the rows are moved, with their rowids,
@@ -131,7 +131,7 @@ package enum SchemaMigration {
             """)
         try connection.execute("DROP TABLE baselines")  // and its index, baselines_type
         try createBaselineView(connection)
-        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
+        try connection.execute("PRAGMA user_version = 6")
     }
 
     private static func createBaselineTables(_ connection: SQLiteConnection) throws {
