@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libzstd, the codec of the Parquet pages.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // OpenSSL's libcrypto: the de-identified copy's HMAC-SHA256 and SipHash (never a primitive of our own).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage, ImportSummary.
         .target(name: "HealthModel", swiftSettings: release),
@@ -107,7 +109,7 @@ let package = Package(
         // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
         .target(
             name: "HealthDeidentify",
-            dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore"],
+            dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore", "CCrypto"],
             swiftSettings: release),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
