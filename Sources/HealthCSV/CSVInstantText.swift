@@ -9,33 +9,11 @@ enum CSVInstantText {
     /// `2024-03-31T08:15:00.123456789+02:00` fits with room to spare; longer fractions are not instants.
     static let maximumLength = 48
 
-    /// The UTC seconds and the fraction (`.18`, or empty) of `YYYY-MM-DDTHH:MM:SS[.digits]Z`; nil for any
+    /// The UTC seconds and the fraction (`.18`, or empty) of a stored instant (`StoredInstant`); nil for any
     /// other text, which is then written as it is.
     static func parseUTC(_ bytes: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: UnsafeRawBufferPointer)? {
-        let count = bytes.count
-        guard count >= 20, count <= 30, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            bytes[count - 1] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ offset: Int, _ width: Int) -> Int? {
-            var value = 0
-            for index in offset..<(offset + width) {
-                let digit = Int(bytes[index]) &- 48
-                guard digit >= 0, digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-            let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), day >= 1,
-            day <= Timestamp.daysInMonth(year, month), hour < 24, minute < 60, second < 61
-        else { return nil }
-        if count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), count > 21, number(20, count - 21) != nil else { return nil }
-        }
-        let days = Int64(Timestamp.daysFromCivil(year, month, day))
-        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        return (seconds, UnsafeRawBufferPointer(rebasing: bytes[19..<(count - 1)]))
+        guard let instant = StoredInstant.parse(bytes) else { return nil }
+        return (instant.seconds, UnsafeRawBufferPointer(rebasing: bytes[instant.fraction]))
     }
 
     /// Seconds east of UTC from `+02:00`, `+0200` or `Z` (the forms the export and the database use).

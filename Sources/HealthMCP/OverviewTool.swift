@@ -1,5 +1,6 @@
 import Foundation
 import HealthJSON
+import HealthModel
 import HealthSQLite
 
 /// `overview`: what the database covers and how fresh it is, so an assistant knows what it can answer before
@@ -132,8 +133,8 @@ enum OverviewTool {
 
     /// Whole days from an instant (`2024-04-07T07:12:31Z`) to now.
     static func daysSince(_ instant: String) -> Int? {
-        guard let date = ISO8601DateFormatter().date(from: instant) else { return nil }
-        return Int(Date().timeIntervalSince(date) / 86_400)
+        guard let seconds = StoredInstant.seconds(instant) else { return nil }
+        return Int((Date().timeIntervalSince1970 - Double(seconds)) / 86_400)
     }
 }
 

@@ -104,26 +104,4 @@ public enum TimestampFormatting {
         let minutes = magnitude / 60 % 60
         return sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
-
-    /// Reads back what `writeUTC` wrote (`2019-06-18T01:07:11Z`, exactly 20 bytes): seconds since 1970.
-    package static func parseUTC(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            bytes[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in from..<(from + count) {
-                let digit = Int(bytes[index]) - 48
-                guard digit >= 0, digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-            let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        let days = Int64(Timestamp.daysFromCivil(year, month, day))
-        return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    }
 }

@@ -223,7 +223,7 @@ public final class SQLiteStatement {
         guard let text = sqlite3_column_text(handle, column), sqlite3_column_bytes(handle, column) == 20 else {
             return nil
         }
-        return TimestampFormatting.parseUTC(UnsafeBufferPointer(start: text, count: 20))
+        return StoredInstant.seconds(UnsafeRawBufferPointer(start: text, count: 20))
     }
 
     /// The first column of every row of the bound query, as integers.

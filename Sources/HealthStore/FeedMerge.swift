@@ -65,9 +65,7 @@ final class FeedMerge {
             "SELECT max(export_date) FROM import_runs WHERE outcome IN ('ok', 'unchanged')"
         ).text
         cutoffText = text
-        cutoff = text.flatMap { text in
-            Array(text.utf8).withUnsafeBufferPointer { TimestampFormatting.parseUTC($0) }
-        }
+        cutoff = text.flatMap { StoredInstant.seconds($0) }
     }
 
     // MARK: Points and workouts

@@ -12,9 +12,7 @@ extension SQLiteSink {
     public static func recomputeLocalDates(_ connection: SQLiteConnection, timeZone: TimeZone) throws -> Int {
         var resolver = LocalDateResolver(timeZone: timeZone)
         try connection.registerTextFunction("healthetl_local_date", argumentCount: 2) { arguments in
-            guard var text = arguments[0],
-                let seconds = text.withUTF8({ TimestampFormatting.parseUTC($0) })
-            else { return nil }
+            guard let text = arguments[0], let seconds = StoredInstant.seconds(text) else { return nil }
             let instant = Timestamp(seconds: seconds, offsetSeconds: 0)
             return TimestampFormatting.dayString(resolver.day(of: instant, zoneName: arguments[1]))
         }

@@ -80,7 +80,7 @@ enum WorkoutTotals {
     static func registerLocalStart(_ connection: SQLiteConnection, timeZone: TimeZone) throws {
         var resolver = LocalDateResolver(timeZone: timeZone)
         try connection.registerTextFunction("healthetl_local_start", argumentCount: 2) { arguments in
-            guard var text = arguments[0], let seconds = text.withUTF8({ TimestampFormatting.parseUTC($0) }) else {
+            guard let text = arguments[0], let seconds = StoredInstant.seconds(text) else {
                 return nil
             }
             let offset = resolver.offsetSeconds(
