@@ -163,7 +163,8 @@ let package = Package(
             dependencies: [
                 "HealthTestSupport", "HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore",
                 "HealthStages", "HealthImport", "HealthCSV", "HealthPipelines", "SampleExports", "CZlib",
-            ]),
+            ],
+            exclude: ["baselines_reference.py"]),
         .testTarget(
             name: "HealthImportTests",
             dependencies: [

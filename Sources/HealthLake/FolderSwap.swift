@@ -12,7 +12,7 @@ enum FolderSwap {
         ) -> Int32
     private static let exchangeFlag: UInt32 = 2  // RENAME_EXCHANGE
 
-    nonisolated(unsafe) private static let renameat2: Renameat2? = {
+    private static let renameat2: Renameat2? = {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
         return unsafeBitCast(symbol, to: Renameat2.self)
     }()

@@ -48,12 +48,12 @@ import Testing
             deidentify(key: folder.file("missing.key")), in: folder, code: 64, saying: "cannot read the key file",
             before: names)
         let short = folder.file("short.key")
-        FileManager.default.createFile(atPath: short, contents: Data(repeating: 1, count: 31))
+        _ = FileManager.default.createFile(atPath: short, contents: Data(repeating: 1, count: 31))
         chmod(short, 0o600)
         names.insert("short.key")
         try expectRefused(deidentify(key: short), in: folder, code: 64, saying: "at least 32", before: names)
         let shared = folder.file("shared.key")
-        FileManager.default.createFile(atPath: shared, contents: Data(repeating: 1, count: 32))
+        _ = FileManager.default.createFile(atPath: shared, contents: Data(repeating: 1, count: 32))
         chmod(shared, 0o644)
         names.insert("shared.key")
         try expectRefused(deidentify(key: shared), in: folder, code: 64, saying: "read by other users", before: names)
@@ -63,7 +63,7 @@ import Testing
         try expectRefused(
             deidentify(key: good, out: folder.path + "/./health.sqlite"), in: folder, code: 64,
             saying: "the input database itself", before: names)
-        FileManager.default.createFile(atPath: output, contents: Data("keep me".utf8))
+        _ = FileManager.default.createFile(atPath: output, contents: Data("keep me".utf8))
         names.insert("shared.sqlite")
         try expectRefused(deidentify(key: good), in: folder, code: 64, saying: "the output exists", before: names)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")

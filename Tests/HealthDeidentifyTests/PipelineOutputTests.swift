@@ -16,7 +16,7 @@ import Testing
     @Test func aNightlyRunReplacesTheSharedCopy() throws {
         let folder = TemporaryDirectory("deidentify-pipeline")
         defer { folder.remove() }
-        let key = try TestKey.write(in: folder)
+        _ = try TestKey.write(in: folder)  // secret.key, which the pipeline names
         let first = try GeneratedExport.days(3, seed: 21).copy(to: folder.file("first.zip"))
         let pipeline = folder.write(
             "nightly.json",

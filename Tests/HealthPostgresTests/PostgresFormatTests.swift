@@ -64,7 +64,7 @@ struct PostgresFormatTests {
         let rows: [[Value]] = [
             texts.map { .bytes(Array($0.utf8)) } + [.null],
             [0, 1, -1, 255, 256, .max, .min].map { .integer($0) },
-            [0, -0.0, 0.1, 5e-324, 1.7976931348623157e308, -2.5e-7, .infinity].map { .real($0) },
+            [0, -0.0, 0.1, Double.leastNonzeroMagnitude, 1.7976931348623157e308, -2.5e-7, .infinity].map { .real($0) },
             [.bytes([0, 1, 9, 10, 92, 127, 128, 255]), .bytes([])],
         ]
         let read = try roundTrip(rows)

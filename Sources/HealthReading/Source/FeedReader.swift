@@ -23,7 +23,7 @@ public protocol FeedReader: ItemSource {
 
 /// The feed formats healthetl reads. A new format is its `FeedReader` type and one line here.
 public enum FeedFormats {
-    public static let all: [any FeedReader.Type] = [HealthAutoExportReader.self]
+    public static var all: [any FeedReader.Type] { [HealthAutoExportReader.self] }
 
     /// The format of the file at `path`, by content; nil when it is none of them.
     public static func format(of path: String) -> (any FeedReader.Type)? {
