@@ -1,5 +1,5 @@
 import HealthModel
-import HealthStore
+import HealthSchema
 
 /// `healthetl status --person P`: the same report as for a SQLite database, for one person on the server.
 /// Read-only and without the person's lock: one consistent snapshot, so it can run during an import.

@@ -1,6 +1,6 @@
 import Foundation
 import HealthPostgres
-import HealthStore
+import HealthSchema
 
 extension CommandDescription {
     static let statusCommand = CommandDescription(

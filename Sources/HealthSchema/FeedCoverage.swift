@@ -1,6 +1,5 @@
 import HealthModel
 import HealthSQLite
-import HealthSchema
 
 /// Up to when the database's data reaches, by where it came from: the newest full export, and Health Auto
 /// Export's feed after it (`healthetl status`).

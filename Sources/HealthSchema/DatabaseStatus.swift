@@ -1,7 +1,6 @@
 import Foundation
 import HealthModel
 import HealthSQLite
-import HealthSchema
 
 /// What `healthetl status` shows: the database's totals, its last runs and its anchors.
 public struct DatabaseStatus: Codable, Sendable {
