@@ -3,6 +3,7 @@ import HealthTestSupport
 import Testing
 
 @testable import HealthLake
+@testable import SampleExports
 
 /// A cohort's lake: persons published by separate processes into one folder, each into its own partition.
 @Suite(.needsHealthetlExecutable, .serialized) struct LakeCohortTests {
@@ -75,12 +76,15 @@ import Testing
         let lake = folder.file("lake")
         #expect(try LakeFixtures.healthetl(["export", "--db", first, "--parquet", lake, "--person", "K"]).status == 0)
         let healthetl = try #require(Fixtures.healthetl)
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, and the seed printed, so a failing round can be run again as it was.
+        let seed = UInt64(Date().timeIntervalSince1970)
+        print("aKilledPublishLeavesThePreviousOrTheNewFiles: kill times from seed \(seed)")
+        var random = SampleExports.SeededRandom(seed: seed, stream: "lake-publish-kills")
         for round in 0..<8 {
             let database = round % 2 == 0 ? second : first
             let run = try ProcessRunner.start(
                 healthetl, ["export", "--db", database, "--parquet", lake, "--person", "K", "--quiet"])
-            usleep(UInt32.random(in: 20_000...900_000, using: &generator))
+            usleep(UInt32(20_000 + random.next() % 880_001))
             ProcessRunner.stop(run)
             let check = try ProcessRunner.run(
                 LakeFixtures.python,

@@ -41,7 +41,8 @@ struct PostgresUpgradeFailureTests {
             let marker = "pid \(process.processIdentifier) "
             var killed: String?
             var backend: String?
-            while process.isRunning, killed == nil {
+            let watchUntil = Date(timeIntervalSinceNow: 120)
+            while process.isRunning, killed == nil, Date() < watchUntil {
                 let running = try watcher.query(
                     "SELECT pid::text, query FROM pg_stat_activity WHERE application_name LIKE '%' || $1 || '%' AND state = 'active'",
                     [marker])
@@ -52,11 +53,13 @@ struct PostgresUpgradeFailureTests {
                     killed = Self.steps[step]
                 }
             }
+            if process.isRunning, killed == nil { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             #expect(killed != nil, "the upgrade was not seen running (step \(Self.steps[target]) or later)")
             killedIn.append(killed ?? "-")
             // The server finishes the statement it was running, finds the connection gone and rolls back.
-            while let backend,
+            let goneBy = Date(timeIntervalSinceNow: 60)
+            while let backend, Date() < goneBy,
                 try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [backend]) != "0"
             {
                 usleep(20_000)

@@ -153,6 +153,7 @@ package final class SQLiteTarget {
         flusher?.stop()
         // A signal that arrived after the last batch still stops the run: before this point nothing is changed.
         try Interruption.check(file: path)
+        RunHandshake.pause(at: .beforeCommit)
         do {
             try connection.execute("COMMIT")
         } catch {
