@@ -71,7 +71,8 @@ let package = Package(
         ),
         // The SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
         .target(
-            name: "HealthStore", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema"],
+            name: "HealthStore",
+            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // One import: reader → stages (on a second thread) → sink.
         .target(

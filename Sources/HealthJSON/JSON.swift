@@ -105,7 +105,7 @@ package indirect enum JSON: Equatable, Sendable {
 
     /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t` or `\u00XX`; every other
     /// byte of the UTF-8 copied as it is.
-    static func quote(_ text: String, into output: inout [UInt8]) {
+    package static func quote(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Turns the SAX events of an export.xml into `ExportItem`s.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Compact JSON text for small structures (attribute lists, labels), written without Foundation's encoder.
 package enum JSONText {
     /// Compact JSON of string pairs/arrays (attribute lists), keys in document order.
@@ -16,23 +14,11 @@ package enum JSONText {
 
     package static func json(_ rows: [[String]]) -> String { "[" + rows.map(json).joined(separator: ",") + "]" }
 
+    /// A JSON string literal, by the one quoter (`JSON.quote`): what the MCP server's answers use too.
     package static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        JSON.quote(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
