@@ -12,8 +12,9 @@ import Testing
             var tree: [UInt8] = []
             JSON.string(text).write(to: &tree)
             #expect(JSONText.quote(text) == String(decoding: tree, as: UTF8.self), "\(text)")
-            let back = try JSONSerialization.jsonObject(
-                with: Data(JSONText.json([text]).utf8), options: []) as? [String]
+            let back =
+                try JSONSerialization.jsonObject(
+                    with: Data(JSONText.json([text]).utf8), options: []) as? [String]
             #expect(back == [text], "\(text)")
         }
         // UTF-8 as it is, not escapes: a name stays readable (and short) for whoever reads the column.
