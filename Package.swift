@@ -16,11 +16,9 @@ import PackageDescription
 //
 // Internal API shared between targets is `package`, not `public`.
 
-// Dynamic exclusivity checks cost ~5% of an import on the per-attribute hot path; debug builds (and so the test
-// suite) keep them. Cross-module optimisation lets the hot path inline across the layers as it did in one module.
-let release: [SwiftSetting] = [
-    .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))
-]
+// No compiler flags here: SwiftPM refuses a package with unsafe compiler flags as a dependency. The shipped executable's
+// settings (exclusivity checks off, cross-module optimisation) are given by scripts/release-flags.
+let release: [SwiftSetting] = []
 
 let package = Package(
     name: "healthetl",
