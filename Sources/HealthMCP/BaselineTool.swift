@@ -5,17 +5,16 @@ import HealthSQLite
 /// (docs/baselines.md): the normal of the 28 days before each day, its z-score, its rank in the last year and
 /// the trend of the last 90 days, so an assistant answers "is my resting heart rate up?" without arithmetic.
 enum BaselineTool {
-    static let maximumDays = 366
-
     static let definition = ToolDefinition(
         name: "baseline", title: "Against my normal",
         description: """
-            One or more daily metrics on a day or over a range (at most 366 days) against the person's own \
+            One or more daily metrics on a day or over a range against the person's own \
             normal: for each day with a value, the mean, standard deviation, median and robust spread (MAD × \
             1.4826) of the 28 days before it (null with fewer than 14 days of data), the z-score (value − mean) \
             / sd, the percentile among the last 365 days, and the trend of the last 90 days as a slope per 30 \
             days with its 95 % interval (an interval that excludes 0 is a change the data supports). Days \
-            without a value are left out. Definitions: resource healthetl://docs/schema, table baselines.
+            without a value are left out; the days past the answer budget are left for a next call from \
+            next_start. Definitions: resource healthetl://docs/schema, table baselines.
             """,
         inputSchema: SchemaBuilder.object(
             [
@@ -39,7 +38,9 @@ enum BaselineTool {
                             ("days", SchemaBuilder.array(dayShape)), ("truncated", SchemaBuilder.boolean()),
                         ]))
                 ),
-            ], required: ["start", "end", "metrics"]),
+                ("next_start", SchemaBuilder.nullable("string", "The first day left out by the answer budget.")),
+                ("hint", SchemaBuilder.nullable("string")),
+            ], required: ["start", "end", "metrics", "next_start"]),
         call: { context, arguments in try run(context, arguments) })
 
     static let numbers = [
@@ -60,12 +61,11 @@ enum BaselineTool {
         let start = try arguments.requiredDate("start")
         let end = try arguments.date("end") ?? start
         guard start <= end else { throw ToolError.argument(name: "end", reason: "\(end) is before start \(start)") }
-        guard end.dayNumber - start.dayNumber < maximumDays else {
-            throw ToolError.argument(name: "end", reason: "the range is longer than \(maximumDays) days; ask for less")
-        }
         let statistic = try arguments.string("statistic")
         return try context.database.read { db in
-            var budget = AnswerBudget(rows: context.limits.maximumRows, bytes: context.limits.maximumBytes)
+            // Each metric gets its share of the budget, after what every answer holds.
+            let share = max(0, context.limits.answerBudget - 600 - 400 * names.count) / names.count
+            var nextStart: String?
             var results: [JSON] = []
             var lines: [String] = []
             let statement = try db.prepare(
@@ -76,6 +76,7 @@ enum BaselineTool {
                     name, statistic: statistic, argument: "metrics", context: context, db)
                 var days: [JSON] = []
                 var withData = 0
+                var budget = AnswerBudget(rows: context.limits.maximumRows, bytes: share)
                 try statement.forEachRowBound([
                     .text(column.name), .text(start.description), .text(end.description),
                 ]) { row in
@@ -89,8 +90,13 @@ enum BaselineTool {
                         members.append((count, .integer(row.integer(Int32(numbers.count + offset + 1)))))
                     }
                     let day = JSON.object(members)
-                    if budget.admit(day) { days.append(day) }
-                    lines.append(line(column, day))
+                    let text = line(column, day)
+                    if budget.admit(day, line: text) {
+                        days.append(day)
+                        lines.append(text)
+                    } else if days.count + 1 == withData, let date = row.text(0) {
+                        nextStart = min(nextStart ?? date, date)
+                    }
                 }
                 results.append(
                     .object([
@@ -99,10 +105,16 @@ enum BaselineTool {
                     ]))
                 if withData == 0 { lines.append("\(column.metric.displayName): no value from \(start) to \(end).") }
             }
+            let hint = nextStart.map {
+                "The answer budget holds the days before \($0): call again with start \($0) for the rest, or ask for fewer "
+                    + "metrics or a shorter range."
+            }
+            if let hint { lines.append(hint) }
             let structured: JSON = .object([
                 ("start", .string(start.description)), ("end", .string(end.description)), ("metrics", .array(results)),
+                ("next_start", .text(nextStart)), ("hint", .text(hint)),
             ])
-            return ToolAnswer(structured: structured, text: lines.prefix(400).joined(separator: "\n"))
+            return ToolAnswer(structured: structured, text: lines.joined(separator: "\n"))
         }
     }
 

@@ -127,6 +127,14 @@ package final class MCPSession {
         do {
             let arguments = try ToolArguments(params?["arguments"], allowed: tool.argumentNames)
             let answer = try tool.call(context, arguments)
+            // Every tool keeps to the budget by itself (coarser periods, pages); this is the last line, for a
+            // row no tool can shorten (a query of a thousand columns): an error that says why, never a cut.
+            let size = AnswerBudget.size(answer)
+            guard size <= AnswerBudget.hardCap else {
+                return Self.toolError(
+                    "The answer would be \(size) bytes, more than the \(AnswerBudget.hardCap) any client takes; ask for "
+                        + "fewer columns or a narrower question.")
+            }
             return .object([
                 ("content", [.object([("type", "text"), ("text", .string(answer.text))])]),
                 ("structuredContent", answer.structured), ("isError", false),
