@@ -29,11 +29,14 @@ calls = [
     ("metric_series day, 1 year", {"metric": "Steps", "start": year_ago, "end": last, "period": "day"}),
     ("metric_series week HR, 1 year", {"metric": "HeartRate", "start": year_ago, "end": last, "period": "week"}),
     ("metric_series month, 10 years", {"metric": "StepCount", "start": first, "end": last, "period": "month"}),
+    ("metric_series day, 10 years", {"metric": "Steps", "start": first, "end": last, "period": "day"}),
     ("metric_series year HR, 10 years", {"metric": "HeartRate", "start": first, "end": last, "period": "year"}),
     ("sleep_nights, 1 year", {"start": year_ago, "end": last}),
     ("workouts, 20", {}),
+    ("workouts, 100", {"limit": 100}),
     ("workout_detail + 200-point route", {"id": workout, "route_points": 200}),
     ("samples HR, 100 rows", {"metric": "HeartRate", "start": month_ago, "end": last}),
+    ("sql 1,000 rows of cumulative_samples", {"query": "SELECT * FROM cumulative_samples", "limit": 1000}),
     ("sql count(*) workouts", {"query": "SELECT count(*) FROM workouts"}),
     ("sql steps per month", {"query": "SELECT substr(date, 1, 7) AS month, sum(value) FROM daily_rollups "
                              "WHERE type = 'HKQuantityTypeIdentifierStepCount' AND statistic = 'sum' GROUP BY month"}),
@@ -46,6 +49,14 @@ calls = [
     ("unusual, 10 years", {}),
 ]
 names = {label: label.split(" ")[0].rstrip(",") for label, _ in calls}
+
+
+def answer_bytes(result):
+    """What the server's answer budget counts (issue 43): the text and the structured content, in UTF-8."""
+    text = "".join(block.get("text", "") for block in result.get("content", []))
+    structured = result.get("structuredContent")
+    serialized = json.dumps(structured, ensure_ascii=False, separators=(",", ":")) if structured is not None else ""
+    return len(text.encode()) + len(serialized.encode())
 
 
 class Server:
@@ -67,7 +78,7 @@ class Server:
         message = json.loads(answer)
         if "error" in message or message.get("result", {}).get("isError"):
             raise SystemExit(f"{method} {params}: {answer[:300]}")
-        return elapsed, len(answer)
+        return elapsed, answer_bytes(message.get("result", {}))
 
     def peak_rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -111,7 +122,7 @@ server.close()
 
 print(f"healthetl mcp on {os.path.basename(database)} ({os.path.getsize(database) / 1e9:.2f} GB, {first} to {last}), "
       f"{runs} calls each")
-print(f"| what | first call | median | slowest | server CPU per call | answer bytes |")
+print(f"| what | first call | median | slowest | server CPU per call | answer bytes (text + structured) |")
 print(f"|---|---:|---:|---:|---:|---:|")
 print(f"| start-up (spawn → initialize answered) | | {statistics.median(startups) * 1000:.1f} ms | "
       f"{max(startups) * 1000:.1f} ms | | |")

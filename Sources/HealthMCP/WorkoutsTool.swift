@@ -97,22 +97,40 @@ enum WorkoutsTool {
             }
             // The summary: every workout that matches, whatever the page.
             let matching = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            var durations: [SeriesSummary.Point] = []
+            var durations: [(start: String, point: SeriesSummary.Point)] = []
             var perActivity: [String: Int] = [:]
             var days = Set<String>()
             var count = 0
+            // From the table, not the view (whose activity name is a lookup per row: ten times the cost on ten
+            // years), sorted here; the names and minutes as workout_overview gives them.
+            var names: [String: String] = [:]
+            try db.prepare("SELECT type, display_name FROM data_types WHERE row_table = 'workouts'").forEachRow { row in
+                if let type = row.text(0), let name = row.text(1) { names[type] = name }
+            }
             try db.prepare(
-                "SELECT local_date, duration_min, activity FROM workout_overview o \(matching) ORDER BY start_date, workout_id"
-            ).forEachRowBound(values) { row in
+                "SELECT local_date, duration, duration_unit, activity_type, start_date FROM workouts \(matching)"
+            )
+            .forEachRowBound(values) { row in
                 count += 1
                 let date = row.text(0) ?? ""
                 days.insert(date)
-                perActivity[row.text(2) ?? "", default: 0] += 1
-                if !row.isNull(1), let day = LocalDate(date) {
-                    durations.append(SeriesSummary.Point(day: Double(day.dayNumber), label: date, value: row.double(1)))
+                let type = row.text(3) ?? ""
+                perActivity[names[type] ?? type, default: 0] += 1
+                // workout_overview's duration_min: minutes from min, s or hr, else none.
+                let unit = row.text(2)
+                let minutes =
+                    ["min", "s", "hr"].contains(unit ?? "")
+                    ? WorkoutDetailTool.minutes(row.isNull(1) ? nil : row.double(1), unit: unit) : nil
+                if let minutes, let day = LocalDate(date) {
+                    durations.append(
+                        (
+                            row.text(4) ?? "",
+                            SeriesSummary.Point(day: Double(day.dayNumber), label: date, value: minutes)
+                        ))
                 }
             }
-            let summary = SeriesSummary(durations)
+            durations.sort { $0.start < $1.start }
+            let summary = SeriesSummary(durations.map(\.point))
             let activities = perActivity.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
             if let position = cursor {
                 conditions.append("(start_date < ? OR (start_date = ? AND workout_id < ?))")
