@@ -232,7 +232,13 @@ struct SourceIndex {
     var usual: [Int] {
         var tally: [[Int]: Int] = [:]
         for set in sets { tally[set, default: 0] += 1 }
-        return tally.max { $0.value < $1.value || ($0.value == $1.value && $0.key.count < $1.key.count) }?.key ?? []
+        // Ties go to the larger set, then the first in order: the same answer every time (a dictionary's order
+        // changes from process to process).
+        return tally.max { left, right in
+            if left.value != right.value { return left.value < right.value }
+            if left.key.count != right.key.count { return left.key.count < right.key.count }
+            return right.key.lexicographicallyPrecedes(left.key)
+        }?.key ?? []
     }
 
     var json: JSON {
