@@ -166,15 +166,25 @@ enum MetricSeriesTool {
         }
     }
 
-    /// Days of `range` with a value of the statistic (a summary of weeks still says how many days had data).
+    /// Days of `range` with a value of the statistic (a summary of weeks still says how many days had data),
+    /// counted by SQLite through the same index as the rows.
     static func daysWithData(
         _ db: SQLiteConnection, metric: String, statistic: String, range: ClosedRange<LocalDate>, stored: Set<String>
     ) throws -> Int {
         guard stored.contains("day") else { return 0 }
-        var count = 0
-        try readRows(db, metric: metric, statistic: statistic, source: "day", covered: range) { _, _, _, _ in count += 1
-        }
-        return count
+        let window = instantWindow(range)
+        let upper = min(range.upperBound, LocalDate(year: 9_999, month: 12, day: 31))
+        return Int(
+            try db.scalar(
+                """
+                SELECT count(*) FROM rollups WHERE type = ?1 AND period_start >= ?2 AND period_start < ?3
+                AND +period = 'day' AND statistic = ?4 AND +label >= ?5 AND +label <= ?6 AND value IS NOT NULL
+                """,
+                [
+                    .text(metric), .text(window.lower), .text(window.upper), .text(statistic),
+                    .text(range.lowerBound.description), .text(upper.description),
+                ]
+            ).integer ?? 0)
     }
 
     static func chooseStatistic(_ requested: String?, of metric: Metric) throws(ToolError) -> String {
@@ -264,6 +274,9 @@ enum MetricSeriesTool {
     ) -> ToolAnswer? {
         let withData = points.filter { $0.combination.value != nil }
         guard final || withData.count <= limits.maximumRows else { return nil }
+        // Each row costs at least its label twice and a digit: past the budget on that alone, do not build it.
+        let leastPerRow = 2 * used.label(header.range.lowerBound).utf8.count + 9
+        guard final || withData.count * leastPerRow <= limits.answerBudget else { return nil }
         var sources = SourceIndex()
         let sets = withData.map { sources.add($0.combination.sources.sorted()) }
         let usual = sources.usual
