@@ -297,7 +297,7 @@ enum MetricSeriesTool {
         let coarser = used != header.period
         let hint: String? =
             coarser
-            ? "\(header.periods) \(header.period.rawValue)s are more than the answer budget of "
+            ? "\(DigitGrouping.grouped(header.periods)) \(header.period.rawValue)s are more than the answer budget of "
                 + "\(DigitGrouping.grouped(limits.answerBudget)) bytes holds, so the points are per \(used.rawValue); the summary is "
                 + "per \(header.period.rawValue). For every \(header.period.rawValue), ask for a shorter range, or start the server "
                 + "with a larger --answer-budget." : nil

@@ -196,7 +196,7 @@ enum SleepNightsTool {
         }
         let hint: String? =
             used.map {
-                "\(rows.count == 0 ? 0 : header.summary.count) nights are more than the answer budget of "
+                "\(DigitGrouping.grouped(header.summary.count)) nights are more than the answer budget of "
                     + "\(DigitGrouping.grouped(limits.answerBudget)) bytes holds, so the rows are the average night per \($0.rawValue) "
                     + "(each stage over the nights that have it); the summary is per night. For every night, ask for a "
                     + "shorter range, or start the server with a larger --answer-budget."
