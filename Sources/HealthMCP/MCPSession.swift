@@ -168,7 +168,7 @@ package final class MCPSession {
         case ServerResources.metrics.uri:
             do {
                 let catalog = try context.database.read { try context.catalog($0) }
-                text = ListMetricsTool.answer(catalog.metrics).structured.serialized
+                text = ListMetricsTool.resource(catalog.metrics).serialized
             } catch {
                 throw JSONRPC.Error(JSONRPC.Error.internalError, "The metric list cannot be read: \(error)")
             }

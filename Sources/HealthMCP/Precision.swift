@@ -6,7 +6,8 @@ enum Precision {
     /// Decimals by unit, as the rollups and samples name units.
     static let table: [String: Int] = [
         "count": 0, "count/min": 1, "ms": 1, "kcal": 0, "Cal": 0, "kJ": 0, "km": 2, "mi": 2, "m": 1, "cm": 1,
-        "ft": 1, "in": 1, "kg": 1, "lb": 1, "g": 1, "%": 3, "degC": 2, "degF": 1, "mL/(kg·min)": 1, "dBASPL": 0,
+        "ft": 1, "in": 1, "kg": 1, "lb": 1, "g": 1, "%": 3, "degC": 2, "degF": 1, "mL/(kg·min)": 1, "mL/min·kg": 1,
+        "dBASPL": 0,
         "mmHg": 0, "mg/dL": 0, "mmol<180.15588000005408>/L": 1, "mmol/L": 1, "hr": 2, "min": 0, "s": 0, "m/s": 2,
         "km/hr": 1, "mi/hr": 1, "W": 0, "L": 2, "mL": 0, "kcal/hr·kg": 1,
     ]

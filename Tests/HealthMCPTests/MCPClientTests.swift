@@ -91,7 +91,16 @@ struct MCPClientTests {
                 WHERE row_table IN ('cumulative_samples', 'discrete_samples', 'category_samples', 'correlations')
                 """
             ).compactMap { $0.first?.text })
-        let listed = Set(metrics["metrics"]?.arrayValue.compactMap { $0["identifier"]?.stringValue } ?? [])
+        // list_metrics: rows under columns, the short name first; the resource: every metric in full.
+        #expect(metrics["columns"]?.arrayValue.first == "short_name")
+        let shortNames = Dictionary(
+            uniqueKeysWithValues: metricsResource["metrics"]?.arrayValue.compactMap { metric in
+                metric["short_name"]?.stringValue.flatMap { name in metric["identifier"]?.stringValue.map { (name, $0) }
+                }
+            } ?? [])
+        let listed = Set(
+            metrics["metrics"]?.arrayValue.compactMap { $0.arrayValue.first?.stringValue.flatMap { shortNames[$0] } }
+                ?? [])
         #expect(
             Set(metricsResource["metrics"]?.arrayValue.compactMap { $0["identifier"]?.stringValue } ?? [])
                 == identifiers)
@@ -107,7 +116,7 @@ struct MCPClientTests {
                 ).integer))
         #expect(
             try MCPClient.structured(try next())["metrics"]?.arrayValue.allSatisfy {
-                $0["display_name"]?.stringValue?.lowercased().contains("heart") == true
+                $0.arrayValue[1].stringValue?.lowercased().contains("heart") == true
             } == true)
 
         // Days: every day of the range with data, the rollups' value (whole steps), equal to daily.csv's column.
