@@ -30,17 +30,23 @@ enum BaselineTool {
         outputSchema: SchemaBuilder.object(
             [
                 ("start", SchemaBuilder.string()), ("end", SchemaBuilder.string()),
+                ("columns", SchemaBuilder.array(SchemaBuilder.string(), "Of every day row.")),
                 (
                     "metrics",
                     SchemaBuilder.array(
                         SchemaBuilder.object([
                             ("metric", DailyColumn.outputSchema), ("days_with_data", SchemaBuilder.integer()),
-                            ("days", SchemaBuilder.array(dayShape)), ("truncated", SchemaBuilder.boolean()),
+                            (
+                                "days",
+                                SchemaBuilder.array(
+                                    SchemaBuilder.array(.object([("type", ["string", "number", "integer", "null"])])),
+                                    "One row per day with a value, as columns says.")
+                            ), ("truncated", SchemaBuilder.boolean()),
                         ]))
                 ),
                 ("next_start", SchemaBuilder.nullable("string", "The first day left out by the answer budget.")),
                 ("hint", SchemaBuilder.nullable("string")),
-            ], required: ["start", "end", "metrics", "next_start"]),
+            ], required: ["start", "end", "columns", "metrics", "next_start"]),
         call: { context, arguments in try run(context, arguments) })
 
     static let numbers = [
@@ -48,10 +54,18 @@ enum BaselineTool {
     ]
     static let counts = ["n", "n_365", "n_90"]
 
-    static var dayShape: JSON {
-        SchemaBuilder.object(
-            [("date", SchemaBuilder.string())] + numbers.map { ($0, SchemaBuilder.nullable("number")) }
-                + counts.map { ($0, SchemaBuilder.integer()) })
+    static let columns = ["date"] + numbers + counts
+
+    /// How each number of a row is rounded: the metric's values and spreads by its unit (`Precision`), slopes with
+    /// three significant digits, z to 0.01, the percentile to 0.1.
+    static func rounding(_ name: String, _ column: DailyColumn) -> Precision.Rounding {
+        let values = Precision.rounding(unit: column.unit, statistic: column.statistic)
+        switch name {
+        case "z": return Precision.Rounding(decimals: 2, keepsSmallValues: false)
+        case "percentile_365": return Precision.Rounding(decimals: 1, keepsSmallValues: false)
+        case "slope_30d", "slope_low", "slope_high": return SeriesSummary.trendRounding(values)
+        default: return values
+        }
     }
 
     static func run(_ context: ToolContext, _ arguments: ToolArguments) throws -> ToolAnswer {
@@ -77,6 +91,9 @@ enum BaselineTool {
                 var days: [JSON] = []
                 var withData = 0
                 var budget = AnswerBudget(rows: context.limits.maximumRows, bytes: share)
+                lines.append(
+                    "\(column.metric.displayName) (\(column.name)\(column.unit.map { ", " + $0 } ?? "")), "
+                        + "per day against the 28 days before:")
                 try statement.forEachRowBound([
                     .text(column.name), .text(start.description), .text(end.description),
                 ]) { row in
@@ -84,13 +101,14 @@ enum BaselineTool {
                     var members: [(String, JSON)] = [("date", .string(row.text(0) ?? ""))]
                     for (offset, number) in numbers.enumerated() {
                         let index = Int32(offset + 1)
-                        members.append((number, row.isNull(index) ? .null : .number(row.double(index))))
+                        members.append(
+                            (number, row.isNull(index) ? .null : .rounded(row.double(index), rounding(number, column))))
                     }
                     for (offset, count) in counts.enumerated() {
                         members.append((count, .integer(row.integer(Int32(numbers.count + offset + 1)))))
                     }
-                    let day = JSON.object(members)
-                    let text = line(column, day)
+                    let day = JSON.array(members.map(\.1))
+                    let text = line(column, .object(members))
                     if budget.admit(day, line: text) {
                         days.append(day)
                         lines.append(text)
@@ -111,25 +129,26 @@ enum BaselineTool {
             }
             if let hint { lines.append(hint) }
             let structured: JSON = .object([
-                ("start", .string(start.description)), ("end", .string(end.description)), ("metrics", .array(results)),
+                ("start", .string(start.description)), ("end", .string(end.description)),
+                ("columns", .array(columns.map(JSON.string))), ("metrics", .array(results)),
                 ("next_start", .text(nextStart)), ("hint", .text(hint)),
             ])
             return ToolAnswer(structured: structured, text: lines.joined(separator: "\n"))
         }
     }
 
-    /// `2024-03-31 Resting Heart Rate 61 count/min: normal 55.2 ± 2.1 (n 27), z +2.8, percentile 97, trend +0.4 per 30 days [−0.1, +0.9]`
+    /// `2024-03-31 61: normal 55.2 ± 2.1 (n 27), z +2.8, percentile 97, trend +0.4 per 30 days [−0.1, +0.9]`
+    /// (the metric and its unit are said once, above its days).
     static func line(_ column: DailyColumn, _ day: JSON) -> String {
         func number(_ name: String) -> Double? {
             if case .number(let value)? = day[name] { return value }
             return nil
         }
-        var text =
-            "\(day["date"]?.stringValue ?? "") \(column.metric.displayName) "
-            + TextRendering.number(number("value"), unit: column.unit)
-        if let mean = number("mean"), let sd = number("sd") {
-            text +=
-                ": normal \(TextRendering.number(mean)) ± \(TextRendering.number(sd)) (n \(day["n"]?.integerValue ?? 0))"
+        let values = Precision.rounding(unit: column.unit, statistic: column.statistic)
+        func shown(_ name: String) -> String { TextRendering.value(number(name), values) }
+        var text = "\(day["date"]?.stringValue ?? "") " + shown("value")
+        if number("mean") != nil, number("sd") != nil {
+            text += ": normal \(shown("mean")) ± \(shown("sd")) (n \(day["n"]?.integerValue ?? 0))"
             if let z = number("z") { text += ", z \(signed(z))" }
         } else {
             text += ": no normal yet (\(day["n"]?.integerValue ?? 0) of the 14 days needed)"
