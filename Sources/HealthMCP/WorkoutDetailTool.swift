@@ -210,7 +210,9 @@ enum WorkoutDetailTool {
                 ("events", .array(shownEvents)), ("metadata", .array(shownMetadata)), ("route", summary.json),
             ]
             if linePoints != nil { structured.append(("route_line", .array(shownLine))) }
-            let hint: String? = notes.isEmpty ? nil : notes.joined(separator: " ") + " (the answer budget)."
+            let hint: String? =
+                notes.isEmpty
+                ? nil : "To stay within the answer budget: " + notes.joined(separator: "; ") + "."
             structured += [
                 ("truncated", .bool(!notes.isEmpty)),
                 ("route_points_used", linePoints == nil ? .null : .integer(Int64(shownLine.count))),
@@ -227,7 +229,7 @@ enum WorkoutDetailTool {
             let perPoint = max(1, JSON.array(line).serialized.utf8.count / line.count)
             let keep = max(0, line.count - excess / perPoint - 1)
             shownLine = keep >= 2 ? RouteSummary.sampledIndexes(count: line.count, maximum: keep).map { line[$0] } : []
-            notes.append("route_line has \(shownLine.count) of the \(line.count) points asked for.")
+            notes.append("route_line has \(shownLine.count) of the \(line.count) points asked for")
             answer = build()
         }
         for list in ["events", "activities", "metadata"] where AnswerBudget.size(answer) > budget {
@@ -237,7 +239,7 @@ enum WorkoutDetailTool {
             case "activities": total = activities.count; shownActivities = []
             default: total = metadata.count; shownMetadata = []
             }
-            notes.append("\(list) left out (\(total)).")
+            notes.append("\(list) left out (\(total))")
             answer = build()
         }
         return answer

@@ -309,6 +309,29 @@ struct AnswerBudgetTests {
         #expect(try answer(17)["summary"]?["mean"]?.doubleValue == MCPClient.rounded(mean(all.map(\.1)), unit: "count"))
     }
 
+    @Test func aRouteLineIsThinnedToTheBudgetAndSaysSo() throws {
+        let directory = TemporaryDirectory("healthetl-mcp-budget")
+        defer { directory.remove() }
+        let database = try MCPFixtures.sampleDatabase(in: directory)
+        let db = try SQLiteConnection(path: database, create: false, readOnly: true)
+        let row = try #require(
+            try db.query("SELECT workout_id, route_points FROM workout_overview ORDER BY route_points DESC LIMIT 1")
+                .first)
+        let asked = min(Int(row[1].integer ?? 0), 1_000)
+        try #require(asked > 100, "the sample export has a route")
+        let results = try MCPClient.run(
+            database: database,
+            program: [
+                Self.call(
+                    "workout_detail", [("id", .integer(row[0].integer ?? 0)), ("route_points", .integer(Int64(asked)))])
+            ], in: directory, serverArguments: ["--answer-budget", "\(AnswerBudget.smallestBytes)"])
+        let detail = try MCPClient.structured(results[1])
+        let used = try #require(detail["route_points_used"]?.integerValue)
+        #expect(used < asked && detail["route_line"]?.arrayValue.count == Int(used))
+        #expect(detail["hint"]?.stringValue?.contains("route_line has \(used) of the \(asked) points") == true)
+        #expect(detail["route"]?["points"]?.integerValue == row[1].integer, "the summary still counts every point")
+    }
+
     @Test func textIsUTF8NotEscapes() throws {
         let directory = TemporaryDirectory("healthetl-mcp-budget")
         defer { directory.remove() }
