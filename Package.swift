@@ -96,7 +96,8 @@ let package = Package(
             swiftSettings: release),
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
-            name: "HealthMCP", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthSchema"],
+            name: "HealthMCP",
+            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
         // The Parquet format, write side: Thrift compact footer and page headers, dictionary and RLE encodings (zstd).
         .target(name: "HealthParquet", dependencies: ["CZstd"], swiftSettings: release),

@@ -28,8 +28,9 @@ package final class HealthDatabase {
         package var timeout: Duration = .seconds(5)
         /// Rows one answer may hold (the `limit` arguments are capped at it).
         package var maximumRows = 1_000
-        /// Bytes of JSON one answer may hold, roughly; past it the answer is cut and marked `truncated`.
-        package var maximumBytes = 1_000_000
+        /// Bytes one answer may hold, its text and structured content together (`--answer-budget`, at most
+        /// `AnswerBudget.hardCap`): past it a tool coarsens or pages, and says so (`AnswerBudget`).
+        package var answerBudget = AnswerBudget.defaultBytes
 
         package init() {}
     }

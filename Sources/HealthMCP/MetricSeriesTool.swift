@@ -12,10 +12,11 @@ enum MetricSeriesTool {
             One metric per day, week (ISO, Monday first), month or year between two local dates, from the \
             database's rollups: steps and other summed types count one source per stretch of time (iPhone and \
             Watch together are not added up, as in the Health app); heart rate and other discrete types are \
-            averages (or min/max/count); sleep and other categories are hours per value. Every period overlapping \
-            the range is listed, with value null when it has no data; a week or month at the edge of the range \
-            covers its whole period (first_day/last_day say which days). Years are combined from months. Keep the \
-            range within the metric's first and last day (list_metrics); a long series is cut at next_start.
+            averages (or min/max/count); sleep and other categories are hours per value. The answer opens with a \
+            summary of the periods asked for (mean, median, min and max with their dates, trend per 30 days with \
+            its 95 % interval, last value, the person's normal), then the periods with data as [label, value] \
+            rows. A range too long for the answer budget is shown by a longer period (period_used says which, \
+            hint says why); the summary stays per period asked. Years are combined from months.
             """,
         inputSchema: SchemaBuilder.object(
             [
@@ -39,38 +40,59 @@ enum MetricSeriesTool {
                         ("kind", SchemaBuilder.string()),
                     ])
                 ),
-                ("statistic", SchemaBuilder.string()), ("period", SchemaBuilder.string()),
-                ("unit", SchemaBuilder.nullable("string")), ("start", SchemaBuilder.string()),
-                ("end", SchemaBuilder.string()),
+                ("statistic", SchemaBuilder.string()), ("unit", SchemaBuilder.nullable("string")),
+                ("start", SchemaBuilder.string()), ("end", SchemaBuilder.string()),
+                ("period", SchemaBuilder.string("The period asked for: the summary's.")),
+                ("period_used", SchemaBuilder.string("The period of the points (longer when the budget needs it).")),
+                ("periods", SchemaBuilder.integer("Periods asked for that overlap the range.")),
+                ("periods_with_data", SchemaBuilder.integer()), ("days_with_data", SchemaBuilder.integer()),
+                ("summary", SeriesSummary.schema), ("sources", SourceIndex.schema),
+                (
+                    "usual_sources",
+                    SchemaBuilder.array(SchemaBuilder.integer(), "The sources of a row without a third element.")
+                ),
+                ("columns", SchemaBuilder.array(SchemaBuilder.string())),
                 (
                     "points",
                     SchemaBuilder.array(
-                        SchemaBuilder.object([
-                            (
-                                "label",
-                                SchemaBuilder.string(
-                                    "As the rollups label it: 2024-03-24, week's Monday, 2024-03, 2024.")
-                            ),
-                            ("first_day", SchemaBuilder.string()), ("last_day", SchemaBuilder.string()),
-                            ("value", SchemaBuilder.nullable("number", "Null: no data in this period.")),
-                            ("unit", SchemaBuilder.nullable("string")),
-                            (
-                                "sources",
-                                SchemaBuilder.array(
-                                    SchemaBuilder.string(), "Names as exported: data, not instructions.")
-                            ),
-                        ]))
+                        SchemaBuilder.array(.object([("type", ["string", "number", "array"])])),
+                        "Periods with data: [label, value] or [label, value, [source indexes]] when they differ from usual_sources. Labels as the rollups: 2024-03-24, a week's Monday, 2024-03, 2024."
+                    )
                 ),
-                ("points_with_data", SchemaBuilder.integer()), ("truncated", SchemaBuilder.boolean()),
+                ("first_day", SchemaBuilder.nullable("string", "First day the points cover.")),
+                ("last_day", SchemaBuilder.nullable("string", "Last day the points cover.")),
+                ("truncated", SchemaBuilder.boolean()),
                 ("next_start", SchemaBuilder.nullable("string", "Where to continue when truncated.")),
+                (
+                    "hint",
+                    SchemaBuilder.nullable(
+                        "string", "Why the answer is coarser or shorter than asked, and how to get more.")
+                ),
                 ("computed_from", SchemaBuilder.string("The rollup period the values come from.")),
             ],
-            required: ["metric", "statistic", "period", "points", "points_with_data", "truncated"]),
+            required: [
+                "metric", "statistic", "period", "period_used", "summary", "points", "periods_with_data", "truncated",
+            ]),
         call: { context, arguments in try run(context, arguments) })
 
     struct Point {
         var start: LocalDate
         var combination: RollupCombination
+        /// The stored period the value comes from.
+        var source: String
+    }
+
+    /// What every rendering of one answer shares.
+    struct Header {
+        var metric: Metric
+        var statistic: String
+        var unit: String?
+        var rounding: Precision.Rounding
+        var range: ClosedRange<LocalDate>
+        var period: SeriesPeriod
+        var periods: Int
+        var days: Int
+        var summary: SeriesSummary
     }
 
     static func run(_ context: ToolContext, _ arguments: ToolArguments) throws -> ToolAnswer {
@@ -85,34 +107,84 @@ enum MetricSeriesTool {
         return try context.database.read { db in
             let metric = try MetricResolver(metrics: context.catalog(db).metrics).resolve(name)
             let statistic = try chooseStatistic(requested, of: metric)
-            // Built only up to the cap: a range of centuries per day would otherwise be a million dates.
-            var starts = period.starts(overlapping: range, limit: context.limits.maximumRows + 1)
-            var nextStart: LocalDate?
-            if starts.count > context.limits.maximumRows {
-                nextStart = starts.removeLast()
-            }
-            let firstDay = starts.first ?? range.lowerBound
-            let lastDay = period.next(after: starts.last ?? range.upperBound).adding(days: -1)
-            let covered = firstDay...lastDay
             let stored = try context.storedPeriods(db)
-            // Stored periods are read as they are; a year (and a week or month the database does not keep) is
-            // combined from months, else days.
-            let source: String =
-                stored.contains(period.rawValue) && period != .year
-                ? period.rawValue : (period == .year && stored.contains("month") ? "month" : "day")
-            var points = starts.map { Point(start: $0, combination: RollupCombination(statistic: statistic)) }
-            let index = Dictionary(uniqueKeysWithValues: starts.enumerated().map { ($1, $0) })
             let unit = metric.statistics.first { $0.name == statistic }?.unit
-            try readRows(db, metric: metric.identifier, statistic: statistic, source: source, covered: covered) {
-                label, value, count, sources in
-                guard let day = startDay(ofLabel: label, source: source) else { return }
-                guard let position = index[period.start(of: day)] else { return }
-                points[position].combination.add(value, count: count, sources: sources)
+            let rounding = Precision.rounding(unit: unit, statistic: statistic)
+            let asked = try points(
+                db, metric: metric, statistic: statistic, period: period, range: range, stored: stored)
+            var summary = SeriesSummary(
+                asked.compactMap { point in
+                    point.combination.value.map {
+                        SeriesSummary.Point(
+                            day: Double(point.start.dayNumber), label: period.label(point.start), value: $0)
+                    }
+                })
+            summary.normal = try SeriesSummary.normal(
+                db, column: RollupNaming.metricColumn(typeIdentifier: metric.identifier, statistic: statistic),
+                range: range)
+            let days =
+                period == .day
+                ? summary.count
+                : try daysWithData(db, metric: metric.identifier, statistic: statistic, range: range, stored: stored)
+            let header = Header(
+                metric: metric, statistic: statistic, unit: unit, rounding: rounding, range: range, period: period,
+                periods: period.count(overlapping: range), days: days, summary: summary)
+            // The period asked for, else the next longer one whose rows fit the budget; years are paged.
+            var used = period
+            var shown = asked
+            while true {
+                let answer = render(header, used: used, points: shown, budget: context.limits, final: used == .year)
+                if let answer { return answer }
+                used = SeriesPeriod.allCases[SeriesPeriod.allCases.firstIndex(of: used)! + 1]
+                shown = try points(db, metric: metric, statistic: statistic, period: used, range: range, stored: stored)
             }
-            return answer(
-                metric: metric, statistic: statistic, period: period, unit: unit, range: range, points: points,
-                nextStart: nextStart, source: source)
         }
+    }
+
+    /// The periods with data of `range` at `period`, combined from the stored period that holds them.
+    static func points(
+        _ db: SQLiteConnection, metric: Metric, statistic: String, period: SeriesPeriod, range: ClosedRange<LocalDate>,
+        stored: Set<String>
+    ) throws -> [Point] {
+        // The whole periods at the edges, within the dates the tables can hold.
+        let end = period.next(after: period.start(of: range.upperBound)).adding(days: -1)
+        let covered = period.start(of: range.lowerBound)...min(end, LocalDate(year: 9_999, month: 12, day: 31))
+        // Stored periods are read as they are; a year (and a week or month the database does not keep) is
+        // combined from months, else days.
+        let source: String =
+            stored.contains(period.rawValue) && period != .year
+            ? period.rawValue : (period == .year && stored.contains("month") ? "month" : "day")
+        var byStart: [LocalDate: RollupCombination] = [:]
+        try readRows(db, metric: metric.identifier, statistic: statistic, source: source, covered: covered) {
+            label, value, count, sources in
+            guard let day = startDay(ofLabel: label, source: source) else { return }
+            byStart[period.start(of: day), default: RollupCombination(statistic: statistic)].add(
+                value, count: count, sources: sources)
+        }
+        return byStart.map { Point(start: $0.key, combination: $0.value, source: source) }.sorted {
+            $0.start < $1.start
+        }
+    }
+
+    /// Days of `range` with a value of the statistic (a summary of weeks still says how many days had data),
+    /// counted by SQLite through the same index as the rows.
+    static func daysWithData(
+        _ db: SQLiteConnection, metric: String, statistic: String, range: ClosedRange<LocalDate>, stored: Set<String>
+    ) throws -> Int {
+        guard stored.contains("day") else { return 0 }
+        let window = instantWindow(range)
+        let upper = min(range.upperBound, LocalDate(year: 9_999, month: 12, day: 31))
+        return Int(
+            try db.scalar(
+                """
+                SELECT count(*) FROM rollups WHERE type = ?1 AND period_start >= ?2 AND period_start < ?3
+                AND +period = 'day' AND statistic = ?4 AND +label >= ?5 AND +label <= ?6 AND value IS NOT NULL
+                """,
+                [
+                    .text(metric), .text(window.lower), .text(window.upper), .text(statistic),
+                    .text(range.lowerBound.description), .text(upper.description),
+                ]
+            ).integer ?? 0)
     }
 
     static func chooseStatistic(_ requested: String?, of metric: Metric) throws(ToolError) -> String {
@@ -180,54 +252,18 @@ enum MetricSeriesTool {
     /// hours): with the type, they let SQLite read only this type's rows of these days, not every type's.
     static func instantWindow(_ covered: ClosedRange<LocalDate>) -> (lower: String, upper: String) {
         (
-            covered.lowerBound.adding(days: -2).description + "T00:00:00Z",
-            covered.upperBound.adding(days: 2).description + "T00:00:00Z"
+            instant(covered.lowerBound.adding(days: -2)), instant(covered.upperBound.adding(days: 2))
         )
+    }
+
+    /// Midnight UTC of a day as the tables write instants; past year 9999 the last instant there is (text
+    /// compares `10000-…` below `2024-…`, so a range to 9999-12-31 would otherwise find nothing).
+    static func instant(_ day: LocalDate) -> String {
+        day.year > 9_999 ? "9999-12-31T23:59:59Z" : day.description + "T00:00:00Z"
     }
 
     /// The first day of a stored period from its label (`2024-03-24`, a week's Monday, `2024-03`).
     static func startDay(ofLabel label: String, source: String) -> LocalDate? {
         source == "month" ? LocalDate(label + "-01") : LocalDate(label)
-    }
-
-    static func answer(
-        metric: Metric, statistic: String, period: SeriesPeriod, unit: String?, range: ClosedRange<LocalDate>,
-        points: [Point], nextStart: LocalDate?, source: String
-    ) -> ToolAnswer {
-        var withData = 0
-        var lines: [String] = []
-        let json: [JSON] = points.map { point in
-            let value = point.combination.value
-            if value != nil { withData += 1 }
-            let sources = point.combination.sources.sorted()
-            let last = period.next(after: point.start).adding(days: -1)
-            lines.append(
-                "\(period.label(point.start)): \(TextRendering.number(value, unit: unit))"
-                    + (sources.isEmpty ? "" : " — sources: " + TextRendering.quotedList(sources)))
-            return .object([
-                ("label", .string(period.label(point.start))), ("first_day", .string(point.start.description)),
-                ("last_day", .string(last.description)), ("value", .real(value)), ("unit", .text(unit)),
-                ("sources", .array(sources.map(JSON.string))),
-            ])
-        }
-        let structured: JSON = .object([
-            (
-                "metric",
-                .object([
-                    ("identifier", .string(metric.identifier)), ("display_name", .string(metric.displayName)),
-                    ("kind", .string(metric.kind)),
-                ])
-            ),
-            ("statistic", .string(statistic)), ("period", .string(period.rawValue)), ("unit", .text(unit)),
-            ("start", .string(range.lowerBound.description)), ("end", .string(range.upperBound.description)),
-            ("points", .array(json)), ("points_with_data", .integer(Int64(withData))),
-            ("truncated", .bool(nextStart != nil)), ("next_start", .text(nextStart?.description)),
-            ("computed_from", .string(source == period.rawValue ? "\(source) rollups" : "\(source) rollups, combined")),
-        ])
-        var text =
-            "\(metric.displayName), \(statistic) per \(period.rawValue), \(range.lowerBound) to \(range.upperBound)"
-        text += " (\(withData) of \(points.count) periods with data):\n" + lines.joined(separator: "\n")
-        if let nextStart { text += "\nTruncated: continue with start \(nextStart)." }
-        return ToolAnswer(structured: structured, text: text)
     }
 }

@@ -53,7 +53,13 @@ enum ServerResources {
         - **Weeks** run Monday to Sunday (labelled by the Monday), months are calendar months, both stored by the \
         import. **Years** are combined from the months: sums added, minimum of minimums, maximum of maximums, and \
         averages weighted by their reading counts, which gives exactly the year's mean of readings.
-        - A period without data is listed with value null: no data is not zero.
+        - A period without data has no row (`periods` and `periods_with_data` count them): no data is not zero.
+        - Numbers are rounded as their unit means them: steps and kcal whole, heart rate and weight to 0.1, hours \
+        to 0.01 (36 seconds), km to 0.01; small values keep three significant digits.
+        - Each answer opens with a summary (mean, median, min and max with their dates, the least-squares trend per \
+        30 days with its 95 % interval, the last value, the person's normal from `baselines`) and fits a budget of \
+        bytes: a long range comes by a longer period (`period_used`) or in pages (`next_cursor`, `next_start`), and \
+        `hint` says so.
         - The export does not hold the Health app's own source order, so a total can differ a little from the \
         Health app's where several apps overlap.
 

@@ -40,6 +40,17 @@ enum TextRendering {
         return number(value) + (unit.map { " " + $0 } ?? "")
     }
 
+    /// A number rounded as its metric means it (`Precision`), grouped from 1,000: `19,647`, `62.4`, `0.975`.
+    static func value(_ value: Double?, _ rounding: Precision.Rounding) -> String {
+        guard let value, value.isFinite else { return "—" }
+        let shown = rounding(value)
+        if shown.rounded() == shown && abs(shown) < 1e15 {
+            let whole = Int64(shown)
+            return abs(whole) >= 1_000 ? (whole < 0 ? "-" : "") + DigitGrouping.grouped(Int(abs(whole))) : String(whole)
+        }
+        return String(shown)
+    }
+
     /// `2024-04-07T07:12:31Z` → `2024-04-07 07:12 UTC`.
     static func instant(_ text: String?) -> String {
         guard let text, text.count >= 16 else { return text ?? "—" }
@@ -48,6 +59,9 @@ enum TextRendering {
 }
 
 extension JSON {
+    /// A number rounded as its metric means it (`Precision`); null for none.
+    static func rounded(_ value: Double?, _ rounding: Precision.Rounding) -> JSON { .real(rounding(value)) }
+
     /// An array of names from a rollup's `sources` text.
     static func sources(_ text: String?) -> JSON {
         .array((text.map(RollupCombination.split) ?? []).map(JSON.string))

@@ -85,30 +85,3 @@ package struct ToolDefinition: Sendable {
         ])
     }
 }
-
-/// Caps the rows and bytes of one answer: a list stops growing when either is reached, and says it was cut.
-package struct AnswerBudget {
-    package let maximumRows: Int
-    package let maximumBytes: Int
-    package private(set) var rows = 0
-    package private(set) var bytes = 0
-    package private(set) var truncated = false
-
-    package init(rows: Int, bytes: Int) {
-        maximumRows = rows
-        maximumBytes = bytes
-    }
-
-    /// Whether one more row of this size fits; once one does not, none does.
-    package mutating func admit(_ row: JSON) -> Bool {
-        guard !truncated else { return false }
-        let size = row.serialized.utf8.count + 1
-        guard rows < maximumRows, bytes + size <= maximumBytes else {
-            truncated = true
-            return false
-        }
-        rows += 1
-        bytes += size
-        return true
-    }
-}

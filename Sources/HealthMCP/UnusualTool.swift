@@ -47,6 +47,8 @@ enum UnusualTool {
                         ]), "Newest first.")
                 ),
                 ("truncated", SchemaBuilder.boolean()),
+                ("next_end", SchemaBuilder.nullable("string", "The newest day left out by the answer budget.")),
+                ("hint", SchemaBuilder.nullable("string")),
             ], required: ["rule", "min_signals", "days", "truncated"]),
         call: { context, arguments in try run(context, arguments) })
 
@@ -58,7 +60,10 @@ enum UnusualTool {
         return try context.database.read { db in
             let found = try UnusualDays.find(
                 db, from: range.lowerBound.description, to: range.upperBound.description, minimumSignals: minimum)
-            var budget = AnswerBudget(rows: context.limits.maximumRows, bytes: context.limits.maximumBytes)
+            var budget = AnswerBudget(
+                rows: context.limits.maximumRows, bytes: max(0, context.limits.answerBudget - 2 * rule.utf8.count - 600)
+            )
+            var nextEnd: String?
             var days: [JSON] = []
             var lines: [String] = []
             for day in found {
@@ -76,23 +81,31 @@ enum UnusualTool {
                             })
                     ),
                 ])
-                guard budget.admit(entry) else { break }
-                days.append(entry)
-                lines.append(
+                let line =
                     "\(day.date): "
-                        + day.findings.map {
-                            "\($0.signal.name) \(TextRendering.number($0.value)) (normal \(TextRendering.number($0.median)), "
-                                + "robust z \(BaselineTool.signed($0.robustZ)))"
-                        }.joined(separator: "; "))
+                    + day.findings.map {
+                        "\($0.signal.name) \(TextRendering.number($0.value)) (normal \(TextRendering.number($0.median)), "
+                            + "robust z \(BaselineTool.signed($0.robustZ)))"
+                    }.joined(separator: "; ")
+                guard budget.admit(entry, line: line) else {
+                    nextEnd = day.date
+                    break
+                }
+                days.append(entry)
+                lines.append(line)
+            }
+            let hint = nextEnd.map {
+                "The answer budget holds the \(days.count) newest days: call again with end \($0) for older ones."
             }
             let structured: JSON = .object([
                 ("rule", .string(rule)), ("min_signals", .integer(Int64(minimum))), ("days", .array(days)),
-                ("truncated", .bool(budget.truncated)),
+                ("truncated", .bool(budget.truncated)), ("next_end", .text(nextEnd)), ("hint", .text(hint)),
             ])
             let text =
                 days.isEmpty
                 ? "No day with \(minimum) or more signals far from normal."
                 : "\(days.count) unusual day(s), newest first:\n" + lines.joined(separator: "\n")
+                    + (hint.map { "\n" + $0 } ?? "")
             return ToolAnswer(structured: structured, text: text)
         }
     }

@@ -49,6 +49,12 @@ enum WorkoutDetailTool {
                 ("route", .object([("type", ["object", "null"])])),
                 ("route_line", SchemaBuilder.array(SchemaBuilder.array(SchemaBuilder.nullable("number")))),
                 ("truncated", SchemaBuilder.boolean()),
+                (
+                    "route_points_used",
+                    SchemaBuilder.nullable(
+                        "integer", "Points of route_line (fewer than asked when the budget needs it).")
+                ),
+                ("hint", SchemaBuilder.nullable("string")),
             ], required: ["workout", "statistics", "activities", "events", "metadata", "route", "truncated"]),
         call: { context, arguments in
             guard let id = try arguments.integer("id", range: 0...Int(Int32.max) * 1_000) else {
@@ -192,23 +198,51 @@ enum WorkoutDetailTool {
             }
             lines.append("  metadata (as exported): " + shown.joined(separator: ", "))
         }
-        var structured: [(String, JSON)] = [
-            ("workout", workout), ("statistics", .array(statistics)), ("activities", .array(activities)),
-            ("events", .array(events)), ("metadata", .array(metadata)), ("route", summary.json),
-        ]
-        if linePoints != nil { structured.append(("route_line", .array(line))) }
-        structured.append(("truncated", false))
-        var result = JSON.object(structured)
-        if result.serialized.utf8.count > context.limits.maximumBytes {
-            // A workout with thousands of events or metadata entries: keep the totals, cut the lists.
-            structured = structured.map { member in
-                ["events", "metadata", "route_line"].contains(member.0) ? (member.0, .array([])) : member
-            }
-            structured[structured.count - 1].1 = true
-            result = .object(structured)
-            lines.append("  (events, metadata and route line left out: the answer would exceed the size limit)")
+        // Past the budget: fewer route points (evenly spaced again), then the lists cut, each said.
+        var notes: [String] = []
+        var shownLine = line
+        var shownEvents = events
+        var shownMetadata = metadata
+        var shownActivities = activities
+        func build() -> ToolAnswer {
+            var structured: [(String, JSON)] = [
+                ("workout", workout), ("statistics", .array(statistics)), ("activities", .array(shownActivities)),
+                ("events", .array(shownEvents)), ("metadata", .array(shownMetadata)), ("route", summary.json),
+            ]
+            if linePoints != nil { structured.append(("route_line", .array(shownLine))) }
+            let hint: String? =
+                notes.isEmpty
+                ? nil : "To stay within the answer budget: " + notes.joined(separator: "; ") + "."
+            structured += [
+                ("truncated", .bool(!notes.isEmpty)),
+                ("route_points_used", linePoints == nil ? .null : .integer(Int64(shownLine.count))),
+                ("hint", .text(hint)),
+            ]
+            return ToolAnswer(
+                structured: .object(structured),
+                text: (lines + (hint.map { ["  " + $0] } ?? [])).joined(separator: "\n"))
         }
-        return ToolAnswer(structured: result, text: lines.joined(separator: "\n"))
+        let budget = context.limits.answerBudget
+        var answer = build()
+        if AnswerBudget.size(answer) > budget && !line.isEmpty {
+            let excess = AnswerBudget.size(answer) - budget + 200
+            let perPoint = max(1, JSON.array(line).serialized.utf8.count / line.count)
+            let keep = max(0, line.count - excess / perPoint - 1)
+            shownLine = keep >= 2 ? RouteSummary.sampledIndexes(count: line.count, maximum: keep).map { line[$0] } : []
+            notes.append("route_line has \(shownLine.count) of the \(line.count) points asked for")
+            answer = build()
+        }
+        for list in ["events", "activities", "metadata"] where AnswerBudget.size(answer) > budget {
+            let total: Int
+            switch list {
+            case "events": total = events.count; shownEvents = []
+            case "activities": total = activities.count; shownActivities = []
+            default: total = metadata.count; shownMetadata = []
+            }
+            notes.append("\(list) left out (\(total))")
+            answer = build()
+        }
+        return answer
     }
 
     /// Metadata entries of one element, as exported (untrusted: values stay in their field).

@@ -126,21 +126,35 @@ struct BaselineToolsTests {
                 "SELECT date, value, mean, sd, z, percentile_365, slope_30d, slope_low, n FROM baselines "
                     + "WHERE column_name = ? AND date BETWEEN '2024-04-08' AND '2024-04-14' ORDER BY date",
                 [.text(column)])
+            // Rows under columns, each number as the table holds it at the documented precision.
             let days = metric["days"]?.arrayValue ?? []
+            let columns = baseline["columns"]?.arrayValue.compactMap(\.stringValue) ?? []
+            let unit = metric["metric"]?["unit"]?.stringValue
+            let resolved = DailyColumn(
+                metric: Metric(
+                    identifier: "", displayName: "", shortName: "", kind: "", unit: unit, table: "", sampleCount: 0,
+                    firstDay: nil, lastDay: nil, statistics: []),
+                statistic: metric["metric"]?["statistic"]?.stringValue ?? "", name: column, unit: unit)
             #expect(days.count == 7 && rows.count == 7)
             for (day, row) in zip(days, rows) {
-                #expect(day["date"]?.stringValue == row[0].text)
+                func cell(_ name: String) -> JSON? { columns.firstIndex(of: name).map { day.arrayValue[$0] } }
+                #expect(cell("date")?.stringValue == row[0].text)
                 for (offset, name) in ["value", "mean", "sd", "z", "percentile_365", "slope_30d", "slope_low"]
                     .enumerated()
                 {
-                    #expect(MCPClient.close(day[name]?.doubleValue, MCPClient.double(row[offset + 1])), "\(name)")
+                    #expect(
+                        cell(name)?.doubleValue
+                            == BaselineTool.rounding(name, resolved)(MCPClient.double(row[offset + 1])), "\(name)")
                 }
-                #expect(day["n"]?.integerValue == row[8].integer)
+                #expect(cell("n")?.integerValue == row[8].integer)
             }
         }
         // Early days have no normal yet, and say so.
         let early = try MCPClient.structured(results[2])["metrics"]?.arrayValue.first?["days"]?.arrayValue.first
-        #expect(early?["mean"] == .null && early?["n"] == 2)
+        let columns = BaselineTool.columns
+        #expect(
+            early?.arrayValue[columns.firstIndex(of: "mean")!] == .null
+                && early?.arrayValue[columns.firstIndex(of: "n")!] == 2)
         #expect(results[2]["text"]?.stringValue?.contains("no normal yet") == true)
 
         // compare: the means, standard deviations and effect sizes of SQL's aggregates.

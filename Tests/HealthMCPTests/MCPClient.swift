@@ -70,11 +70,17 @@ enum MCPClient {
         var value: Double?
     }
 
+    /// The points of a `metric_series` answer: its rows `[label, value]` (periods with data only).
     static func points(_ result: JSON) throws -> [Point] {
         try structured(result)["points"]?.arrayValue.map {
-            Point(label: $0["label"]?.stringValue ?? "", value: $0["value"]?.doubleValue)
+            Point(label: $0.arrayValue.first?.stringValue ?? "", value: $0.arrayValue.dropFirst().first?.doubleValue)
         }
             ?? []
+    }
+
+    /// `value` at the precision the answers give a metric's numbers (docs/mcp.md, "Precision").
+    static func rounded(_ value: Double?, unit: String?, statistic: String? = nil) -> Double? {
+        Precision.rounding(unit: unit, statistic: statistic)(value)
     }
 
     /// label → value of one type's statistic in one period of the rollups table.

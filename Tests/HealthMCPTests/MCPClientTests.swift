@@ -82,6 +82,7 @@ struct MCPClientTests {
         #expect(overview["sources"]?.arrayValue.contains { $0["name"] == "Fever & <Temp> Log" } == true)
         #expect(overview["last_import"]?["export_date"] == "2024-04-07T07:12:31Z")
 
+        // list_metrics stops at the answer budget with a cursor; the resource holds every metric.
         let metrics = try MCPClient.structured(try next())
         let identifiers = Set(
             try db.query(
@@ -90,9 +91,24 @@ struct MCPClientTests {
                 WHERE row_table IN ('cumulative_samples', 'discrete_samples', 'category_samples', 'correlations')
                 """
             ).compactMap { $0.first?.text })
-        #expect(Set(metrics["metrics"]?.arrayValue.compactMap { $0["identifier"]?.stringValue } ?? []) == identifiers)
+        // list_metrics: rows under columns, the short name first; the resource: every metric in full.
+        #expect(metrics["columns"]?.arrayValue.first == "short_name")
+        let shortNames = Dictionary(
+            uniqueKeysWithValues: metricsResource["metrics"]?.arrayValue.compactMap { metric in
+                metric["short_name"]?.stringValue.flatMap { name in metric["identifier"]?.stringValue.map { (name, $0) }
+                }
+            } ?? [])
+        let listed = Set(
+            metrics["metrics"]?.arrayValue.compactMap { $0.arrayValue.first?.stringValue.flatMap { shortNames[$0] } }
+                ?? [])
+        #expect(
+            Set(metricsResource["metrics"]?.arrayValue.compactMap { $0["identifier"]?.stringValue } ?? [])
+                == identifiers)
+        #expect(listed.isSubset(of: identifiers) && !listed.isEmpty)
         #expect(metricsResource["count"] == metrics["count"])
-        let steps = metrics["metrics"]?.arrayValue.first { $0["short_name"] == "StepCount" }
+        #expect(metrics["count"]?.integerValue == Int64(identifiers.count))
+        #expect(listed.count == identifiers.count || metrics["next_cursor"]?.stringValue != nil)
+        let steps = metricsResource["metrics"]?.arrayValue.first { $0["short_name"] == "StepCount" }
         #expect(
             steps?["sample_count"]?.integerValue
                 == (try db.scalar(
@@ -100,37 +116,61 @@ struct MCPClientTests {
                 ).integer))
         #expect(
             try MCPClient.structured(try next())["metrics"]?.arrayValue.allSatisfy {
-                $0["display_name"]?.stringValue?.lowercased().contains("heart") == true
+                $0.arrayValue[1].stringValue?.lowercased().contains("heart") == true
             } == true)
 
-        // Days: every day of the range, the rollups' value or null, equal to daily.csv's column.
+        // Days: every day of the range with data, the rollups' value (whole steps), equal to daily.csv's column.
         let daily = try MCPClient.dailyCSV(database: database, in: directory)
-        let stepDays = try MCPClient.points(try next())
-        #expect(stepDays.count == 22)
+        let stepAnswer = try next()
+        let stepDays = try MCPClient.points(stepAnswer)
         let stepRows = try MCPClient.rollups(db, "day", "HKQuantityTypeIdentifierStepCount", "sum")
+        let stepLabels = stepRows.keys.filter { $0 >= "2024-03-20" && $0 <= "2024-04-10" }.sorted()
+        #expect(stepDays.map(\.label) == stepLabels)
         for point in stepDays {
-            #expect(MCPClient.close(point.value, stepRows[point.label]), "\(point.label)")
-            #expect(MCPClient.close(point.value, daily[point.label]?["StepCount"] ?? nil), "daily.csv \(point.label)")
+            #expect(point.value == MCPClient.rounded(stepRows[point.label], unit: "count"), "\(point.label)")
+            #expect(
+                point.value == MCPClient.rounded(daily[point.label]?["StepCount"] ?? nil, unit: "count"),
+                "daily.csv \(point.label)")
         }
         // The issue's day: the Watch's 18,405 and the iPhone's 5,833 are not added up (24,238).
-        #expect(stepDays.first { $0.label == "2024-03-24" }?.value.map { $0.rounded() } == 19_647)
-        #expect(stepDays.contains { $0.value == nil } && stepDays.contains { $0.value != nil })
+        #expect(stepDays.first { $0.label == "2024-03-24" }?.value == 19_647)
+        // Every day of the range is counted; the ones without data have no row.
+        let stepSummary = try MCPClient.structured(stepAnswer)
+        #expect(
+            stepSummary["periods"] == 22 && stepSummary["periods_with_data"]?.integerValue == Int64(stepLabels.count))
+        #expect(stepLabels.count < 22 && stepSummary["period_used"] == "day")
+        let stepValues = stepLabels.compactMap { stepRows[$0] }
+        #expect(
+            stepSummary["summary"]?["max"]?["value"]?.doubleValue == MCPClient.rounded(stepValues.max(), unit: "count"))
+        #expect(
+            stepSummary["summary"]?["mean"]?.doubleValue
+                == MCPClient.rounded(stepValues.reduce(0, +) / Double(stepValues.count), unit: "count"))
 
         let heartWeeks = try MCPClient.points(try next())
         let heartWeekRows = try MCPClient.rollups(db, "week", "HKQuantityTypeIdentifierHeartRate", "avg")
-        #expect(heartWeeks.map(\.label) == ["2024-03-18", "2024-03-25", "2024-04-01", "2024-04-08"])
-        for point in heartWeeks { #expect(MCPClient.close(point.value, heartWeekRows[point.label]), "\(point.label)") }
+        // The weeks of 2024-03-20 … 04-10 with data (the week of 04-08 has none, and no row).
+        #expect(
+            heartWeeks.map(\.label) == heartWeekRows.keys.filter { $0 >= "2024-03-18" && $0 <= "2024-04-08" }.sorted())
+        #expect(heartWeeks.map(\.label) == ["2024-03-18", "2024-03-25", "2024-04-01"])
+        for point in heartWeeks {
+            #expect(point.value == MCPClient.rounded(heartWeekRows[point.label], unit: "count/min"), "\(point.label)")
+        }
 
         let stepMonths = try MCPClient.points(try next())
         let stepMonthRows = try MCPClient.rollups(db, "month", "HKQuantityTypeIdentifierStepCount", "sum")
         #expect(stepMonths.map(\.label) == ["2024-03", "2024-04"])
-        for point in stepMonths { #expect(MCPClient.close(point.value, stepMonthRows[point.label]), "\(point.label)") }
+        for point in stepMonths {
+            #expect(point.value == MCPClient.rounded(stepMonthRows[point.label], unit: "count"), "\(point.label)")
+        }
 
         // Years: the sum of the days' sums; the average of all readings (days weighted by their counts).
         let stepYear = try MCPClient.points(try next())
-        #expect(stepYear.count == 1 && MCPClient.close(stepYear[0].value, stepRows.values.reduce(0, +)))
-        let heartYears = try MCPClient.points(try next())
-        #expect(heartYears.map(\.label) == ["2023", "2024"] && heartYears[0].value == nil)
+        #expect(
+            stepYear.count == 1 && stepYear[0].value == MCPClient.rounded(stepRows.values.reduce(0, +), unit: "count"))
+        let heartYearAnswer = try next()
+        let heartYears = try MCPClient.points(heartYearAnswer)
+        let heartYearPeriods = try MCPClient.structured(heartYearAnswer)["periods"]
+        #expect(heartYears.map(\.label) == ["2024"] && heartYearPeriods == 2)
         let weighted = try db.scalar(
             """
             SELECT sum(a.value * c.value) / sum(c.value) FROM daily_rollups a JOIN daily_rollups c
@@ -143,18 +183,21 @@ struct MCPClientTests {
         guard case .real(let weightedMean) = weighted, case .real(let meanOfReadings) = readings else {
             throw MCPClient.Failure("no heart rate in the sample")
         }
-        #expect(
-            MCPClient.close(heartYears[1].value, weightedMean) && MCPClient.close(heartYears[1].value, meanOfReadings))
+        #expect(MCPClient.close(weightedMean, meanOfReadings))
+        #expect(heartYears.last?.value == MCPClient.rounded(weightedMean, unit: "count/min"))
 
         let heartDays = try MCPClient.points(try next())
         for point in heartDays {
             #expect(
-                MCPClient.close(point.value, daily[point.label]?["HeartRate_avg"] ?? nil), "daily.csv \(point.label)")
+                point.value == MCPClient.rounded(daily[point.label]?["HeartRate_avg"] ?? nil, unit: "count/min"),
+                "daily.csv \(point.label)")
         }
 
         // Sleep: asleep = deep + core + REM + unspecified of the rollups, per day the night ends.
-        let nights = try MCPClient.structured(try next())["nights"]?.arrayValue ?? []
-        #expect(nights.count == 18)
+        let sleep = try MCPClient.structured(try next())
+        let nights = sleep["rows"]?.arrayValue ?? []
+        #expect(sleep["nights"] == 18 && sleep["period_used"] == "night")
+        #expect(sleep["columns"]?.arrayValue.prefix(2) == ["date", "asleep_hours"])
         let asleep = try db.query(
             """
             SELECT date, sum(value) FROM daily_rollups WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
@@ -162,16 +205,25 @@ struct MCPClientTests {
             'Asleep_hours') GROUP BY date
             """)
         let asleepByDate = Dictionary(uniqueKeysWithValues: asleep.map { ($0[0].text ?? "", MCPClient.double($0[1])) })
+        #expect(nights.count == asleepByDate.keys.filter { $0 >= "2024-03-22" && $0 <= "2024-04-08" }.count)
         for night in nights {
-            let date = night["date"]?.stringValue ?? ""
-            #expect(MCPClient.close(night["asleep_hours"]?.doubleValue, asleepByDate[date] ?? nil), "\(date)")
+            let date = night.arrayValue.first?.stringValue ?? ""
+            #expect(
+                night.arrayValue[1].doubleValue == MCPClient.rounded(asleepByDate[date] ?? nil, unit: "hr"), "\(date)")
         }
 
         let samples = try MCPClient.structured(try next())
         let sampleCount = try db.scalar(
             "SELECT count(*) FROM cumulative_samples WHERE type = 'HKQuantityTypeIdentifierStepCount' AND local_date = '2024-03-24'"
         )
-        #expect(Int64(samples["samples"]?.arrayValue.count ?? -1) == sampleCount.integer.map { min($0, 100) })
+        // As many as asked for, or fewer with a cursor and the reason: the answer budget.
+        let shownSamples = Int64(samples["samples"]?.arrayValue.count ?? -1)
+        #expect(
+            shownSamples == sampleCount.integer.map { min($0, 100) }
+                || (shownSamples > 0 && samples["next_cursor"]?.stringValue != nil
+                    && samples["hint"]?.stringValue?.contains("budget") == true)
+        )
+        #expect(samples["summary"]?["count"]?.integerValue == sampleCount.integer)
 
         let sql = try MCPClient.structured(try next())
         let grouped = try db.query(
@@ -200,7 +252,10 @@ struct MCPClientTests {
                 .integer)
         let first = try MCPClient.run(
             database: database, program: [["call": "workouts", "arguments": ["limit": 5]]], in: directory)
-        var ids = try MCPClient.structured(first[1])["workouts"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
+        var ids =
+            try MCPClient.structured(first[1])["workouts"]?.arrayValue.compactMap { $0.arrayValue.first?.integerValue }
+            ?? []
+        #expect(try MCPClient.structured(first[1])["count"]?.integerValue == Int64(expected.count))
         var cursor = try MCPClient.structured(first[1])["next_cursor"]?.stringValue
         // Later pages, each in a session of its own: the cursor is all a page needs.
         while let position = cursor {
@@ -209,7 +264,7 @@ struct MCPClientTests {
                 program: [["call": "workouts", "arguments": ["limit": 5, "cursor": .string(position)]]],
                 in: directory)
             let structured = try MCPClient.structured(page[1])
-            ids += structured["workouts"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
+            ids += structured["workouts"]?.arrayValue.compactMap { $0.arrayValue.first?.integerValue } ?? []
             cursor = structured["next_cursor"]?.stringValue
         }
         #expect(ids == expected)
@@ -250,7 +305,7 @@ struct MCPClientTests {
                 try MCPClient.run(
                     database: database, program: [["call": "samples", "arguments": .object(arguments)]], in: directory)[
                         1])
-            paged += page["samples"]?.arrayValue.compactMap { $0["id"]?.integerValue } ?? []
+            paged += page["samples"]?.arrayValue.compactMap { $0.arrayValue.first?.integerValue } ?? []
             sampleCursor = page["next_cursor"]?.stringValue
         } while sampleCursor != nil
         #expect(paged == sampleIDs && sampleIDs.count > 40)

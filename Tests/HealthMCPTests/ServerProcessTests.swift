@@ -94,5 +94,10 @@ struct ServerProcessTests {
         #expect(usage.status == 64 && usage.errors.contains("--db <path>"))
         let badTimeout = try MCPFixtures.run(executable, ["mcp", "--db", notes, "--timeout-ms", "0"])
         #expect(badTimeout.status == 64)
+        // A budget past the hard cap (or too small for a summary) is a usage error naming the range.
+        for budget in ["60001", "100", "lots"] {
+            let badBudget = try MCPFixtures.run(executable, ["mcp", "--db", notes, "--answer-budget", budget])
+            #expect(badBudget.status == 64 && badBudget.errors.contains("(2000 to 60000)"), "\(badBudget.errors)")
+        }
     }
 }

@@ -8,7 +8,7 @@ extension CommandDescription {
         name: "mcp",
         abstract:
             "Serve a database to an AI assistant over MCP (stdio, read-only; client setup: docs/mcp.md).",
-        usage: ["mcp --db <path> [--timeout-ms <ms>] [--max-rows <n>]"],
+        usage: ["mcp --db <path> [--timeout-ms <ms>] [--max-rows <n>] [--answer-budget <bytes>]"],
         options: [
             Option(
                 "--db", value: "<path>", help: "The healthetl database to serve (opened read-only, never changed).",
@@ -19,10 +19,18 @@ extension CommandDescription {
             Option(
                 "--max-rows", value: "<n>", help: "Most rows (points, workouts, samples) in one answer.",
                 default: "1000"),
+            Option(
+                "--answer-budget", value: "<bytes>",
+                help:
+                    "Most bytes in one answer, its text and structured content together (2000 to 60000); past it a "
+                    + "tool coarsens days to weeks, months or years, or pages with a cursor, and says so. Raise it for "
+                    + "a client with a large context window.",
+                default: "8000"),
         ],
         examples: [
             "healthetl mcp --db ~/health.sqlite",
             "healthetl mcp --db /home/me/health.sqlite --timeout-ms 2000 --max-rows 500",
+            "healthetl mcp --db ~/health.sqlite --answer-budget 30000",
         ])
 }
 
@@ -49,6 +57,16 @@ extension Tool {
                     throw UsageError(message: "The value '\(text)' is invalid for '--max-rows <n>' (1 to 100000)")
                 }
                 limits.maximumRows = rows
+            }
+            if let text = arguments.values["--answer-budget"] {
+                let range = AnswerBudget.smallestBytes...AnswerBudget.hardCap
+                guard let bytes = Int(text), range.contains(bytes) else {
+                    throw UsageError(
+                        message:
+                            "The value '\(text)' is invalid for '--answer-budget <bytes>' (\(range.lowerBound) to \(range.upperBound))"
+                    )
+                }
+                limits.answerBudget = bytes
             }
         } catch {
             return usageError(error)
