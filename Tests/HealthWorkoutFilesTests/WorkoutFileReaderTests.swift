@@ -100,6 +100,25 @@ struct WorkoutFileFolderTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: swimming)).count > 100)
     }
 
+    @Test func aPipelinesWorkoutsSinkWritesAfterTheImport() throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let pipeline = folder.write(
+            "nightly.json",
+            """
+            {"version": 1, "input": {"export": "\(WorkoutFilesFixtures.sampleExport)"},
+             "sinks": [{"sqlite": "health.sqlite"}, {"workouts": "workouts", "format": "gpx"}]}
+            """)
+        let first = try WorkoutFilesFixtures.healthetl(["run", pipeline])
+        #expect(first.status == 0, "\(first.error)")
+        #expect(first.error.contains("Wrote 10 GPX workout files to \(folder.path)/workouts"), "\(first.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/workouts").count == 10)
+        // The next night, the same export: the database is unchanged, and so is every file.
+        let second = try WorkoutFilesFixtures.healthetl(["run", pipeline])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.error.contains("(10 unchanged, not rewritten)"), "\(second.error)")
+    }
+
     @Test func theOptionsSelectAndRefuse() throws {
         let folder = TemporaryDirectory()
         defer { folder.remove() }

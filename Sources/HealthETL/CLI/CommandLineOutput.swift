@@ -99,7 +99,7 @@ extension CommandLineOutput {
             .init("--end", value: "<YYYY-MM-DD>", help: "With --workouts: the last local day (inclusive)."),
             .init(
                 "--activity", value: "<activity>",
-                help: "With --workouts: only this activity (running, cycling, HKWorkoutActivityTypeSwimming, …)."),
+                help: "With --workouts: only this activity (running, cycling or HKWorkoutActivityTypeSwimming, say)."),
             .init("--no-position", help: "With --workouts: leave coordinates out (GPX is then skipped)."),
         ],
         make: { arguments throws(UsageError) in
