@@ -100,7 +100,7 @@ final class WorkoutReader {
             } else if route.points < 2 {
                 problems.append(route.points == 1 ? "a route of one point" : "a route without points")
             } else if try pointsDuring(route.id, workout) < 2 {
-                problems.append("the route's points are not within the workout's time")
+                problems.append("fewer than two of its route's points are within the workout's time")
             } else {
                 workout.routeID = route.id
             }

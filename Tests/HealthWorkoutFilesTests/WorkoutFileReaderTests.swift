@@ -41,6 +41,43 @@ struct WorkoutFileReaderTests {
         #expect(summary["checked"] as? Int == 16)
     }
 
+    @Test func aWorkoutWithARouteOfOnePointIsReportedAndTheOthersWritten() throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let database = try WorkoutFilesFixtures.database(at: folder.path + "/health.sqlite")
+        // The 2024-04-06 ride's route cut to its first point, as a broken GPX file leaves it.
+        let cut = try ProcessRunner.run(
+            WorkoutFilesFixtures.python,
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                route = db.execute("SELECT r.id FROM workout_routes r JOIN workouts w ON w.id = r.workout_id "
+                                   "WHERE w.start_date = '2024-04-06T15:25:08Z'").fetchone()[0]
+                db.execute("DELETE FROM route_point_rows WHERE route_id = ? AND seq > 0", (route,))
+                db.execute("UPDATE workout_routes SET point_count = 1 WHERE id = ?", (route,))
+                db.commit()
+                """,
+                database,
+            ])
+        try #require(cut.status == 0, "\(cut.error)")
+        for format in ["fit", "gpx"] {
+            let out = folder.path + "/" + format
+            let run = try WorkoutFilesFixtures.healthetl([
+                "export", "--db", database, "--workouts", out, "--format", format,
+            ])
+            #expect(run.status == 0, "\(run.error)")
+            let line =
+                format == "gpx"
+                ? "2024-04-06_1725_cycling.gpx: skipped (its route is unusable: a route of one point;"
+                : "2024-04-06_1725_cycling.fit: written without its route (a route of one point)"
+            #expect(run.error.contains(line), "\(run.error)")
+            let summary = try WorkoutFilesFixtures.check(database: database, folder: out, format: format)
+            #expect(summary["checked"] as? Int == (format == "gpx" ? 9 : 16))
+        }
+    }
+
     @Test(.enabled(if: Fixtures.real("dogsheep-excerpt/zip_contents/export.xml") != nil, "../shared is not present"))
     func aRealExportsWorkoutReadsBack() throws {
         let folder = TemporaryDirectory()
@@ -54,7 +91,7 @@ struct WorkoutFileReaderTests {
             ])
             #expect(run.status == 0, "\(run.error)")
             // Its route file is of another day (2019, the workout 2016): not the workout's, said in one line.
-            #expect(run.error.contains("route's points are not within the workout's time"))
+            #expect(run.error.contains("fewer than two of its route's points are within the workout's time"))
             let summary = try WorkoutFilesFixtures.check(database: database, folder: out, format: format)
             #expect(summary["checked"] as? Int == (format == "gpx" ? 0 : 1))
         }

@@ -6,6 +6,7 @@ usage: workout_files_check.py <database> <folder> <fit|tcx|gpx> [--no-position]
 Prints a JSON summary on stdout; exits 1 with every problem on stderr.
 """
 
+import bisect
 import glob
 import json
 import math
@@ -77,16 +78,16 @@ class Workout:
             t = utc(time)
             if not self.hr or t > self.hr[-1][0]:
                 self.hr.append((t, value))
+        self.hr_times = [sample[0] for sample in self.hr]
 
     def heart_rate(self, t):
         """The sample at t, a line between the two around it when at most LIMIT apart, else None."""
-        before = [s for s in self.hr if s[0] <= t]
-        after = [s for s in self.hr if s[0] > t]
-        if before and before[-1][0] == t:
-            return before[-1][1]
-        if not before or not after or after[0][0] - before[-1][0] > LIMIT:
+        index = bisect.bisect_right(self.hr_times, t)  # samples[:index] are at or before t
+        if index and self.hr[index - 1][0] == t:
+            return self.hr[index - 1][1]
+        if index == 0 or index == len(self.hr) or self.hr[index][0] - self.hr[index - 1][0] > LIMIT:
             return None
-        (t0, v0), (t1, v1) = before[-1], after[0]
+        (t0, v0), (t1, v1) = self.hr[index - 1], self.hr[index]
         return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
 
     def expected_laps(self):
