@@ -20,6 +20,8 @@ struct ExportedWorkout: Sendable {
     var averageHeartRate: Double?
     var maximumHeartRate: Double?
     var elevationGain: Double?
+    /// A swim's strokes (`SwimmingStrokeCount`): a swimming session's `total_cycles` in FIT.
+    var strokes: Double?
     /// The route whose points the file carries (the one with most points), nil without a usable route.
     var routeID: Int64?
     /// Why the workout's route could not be used (a GPX file missing from the export, a single point).

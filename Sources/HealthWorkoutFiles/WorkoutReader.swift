@@ -8,6 +8,7 @@ final class WorkoutReader {
     private let header: SQLiteStatement
     private let statistics: SQLiteStatement
     private let elevation: SQLiteStatement
+    private let strokes: SQLiteStatement
     private let events: SQLiteStatement
     private let routes: SQLiteStatement
     private let pointsWithin: SQLiteStatement
@@ -33,6 +34,15 @@ final class WorkoutReader {
             """
             SELECT max(number) FROM metadata WHERE parent_table = 'workouts' AND parent_id = ?1
               AND key = 'HKElevationAscended' AND number_unit = 'm'
+            """)
+        // A swim's strokes: the workout's statistic, else its activities' (iOS 16+ writes them per activity).
+        strokes = try connection.prepare(
+            """
+            SELECT coalesce(
+                (SELECT sum FROM workout_statistics WHERE workout_id = ?1 AND activity_id IS NULL
+                   AND type = 'HKQuantityTypeIdentifierSwimmingStrokeCount'),
+                (SELECT sum(sum) FROM workout_statistics WHERE workout_id = ?1 AND activity_id IS NOT NULL
+                   AND type = 'HKQuantityTypeIdentifierSwimmingStrokeCount'))
             """)
         events = try connection.prepare(
             """
@@ -88,6 +98,10 @@ final class WorkoutReader {
         elevation.bind(1, id)
         try elevation.forEachRow { row in
             if !row.isNull(0) { workout.elevationGain = row.double(0) }
+        }
+        strokes.bind(1, id)
+        try strokes.forEachRow { row in
+            if !row.isNull(0) { workout.strokes = row.double(0) }
         }
         try readEvents(into: &workout)
         routes.bind(1, id)

@@ -55,6 +55,11 @@ class Workout:
         laps = sorted({utc(e[1]) for e in events if e[0] == "HKWorkoutEventTypeLap"})
         segments = sorted({utc(e[1]) for e in events if e[0] == "HKWorkoutEventTypeSegment"})
         self.lap_starts = [min(max(t, self.start), self.end) for t in (laps or segments)]
+        self.strokes = db.execute(
+            "SELECT coalesce((SELECT sum FROM workout_statistics WHERE workout_id = ?1 AND activity_id IS NULL AND type ="
+            " 'HKQuantityTypeIdentifierSwimmingStrokeCount'), (SELECT sum(sum) FROM workout_statistics WHERE workout_id ="
+            " ?1 AND activity_id IS NOT NULL AND type = 'HKQuantityTypeIdentifierSwimmingStrokeCount'))",
+            (self.id,)).fetchone()[0] if self.activity == "HKWorkoutActivityTypeSwimming" else None
         self.pauses = sum(1 for e in events if e[0] in ("HKWorkoutEventTypePause", "HKWorkoutEventTypeMotionPaused"))
         self.route = []
         for route_id, in db.execute(
@@ -158,6 +163,9 @@ def check_fit(name, path, workout, no_position):
     laps = messages.get("lap_mesgs", [])
     records = messages.get("record_mesgs", [])
     stops = [e for e in messages.get("event_mesgs", []) if e.get("event") == "timer" and e.get("event_type") == "stop_all"]
+    strokes = session.get("total_strokes", session.get("total_cycles"))
+    if (workout.strokes is None) != (strokes is None) or (strokes is not None and abs(strokes - workout.strokes) > 0.5):
+        problem(f"{name}: {strokes} strokes, the database {workout.strokes}")
     if len(stops) != workout.pauses + 1:
         problem(f"{name}: {len(stops)} timer stops for {workout.pauses} pauses")
     if abs(sum(lap["total_elapsed_time"] for lap in laps) - session["total_elapsed_time"]) > 0.01 * len(laps):
