@@ -261,24 +261,27 @@ def main():
         schema = validator(("http://www.topografix.com/GPX/1/1", "gpx.xsd"),
                            ("http://www.garmin.com/xmlschemas/TrackPointExtension/v1", "TrackPointExtensionv1.xsd"))
     files = sorted(glob.glob(os.path.join(folder, "*." + kind)))
+    by_minute = {}
+    for workout, (local,) in zip(workouts, db.execute("SELECT local_start FROM workouts ORDER BY start_date, id")):
+        if local:
+            by_minute.setdefault(local[:10] + "_" + local[11:13] + local[14:16], []).append(workout)
     checked, points_with_hr = 0, 0
     for path in files:
         name = os.path.basename(path)
         if os.stat(path).st_mode & 0o077:
             problem(f"{name}: readable by others")
-        # Which workout: the one starting at the file's minute and activity (the name says), by start.
-        stamp = name[:15]
-        candidates = [w for w in workouts if os.path.basename(path).split("_")[2].split(".")[0] != ""]
-        matched = None
-        for workout in candidates:
-            local = db.execute("SELECT local_start FROM workouts WHERE id = ?", (workout.id,)).fetchone()[0]
-            if local and local[:10] + "_" + local[11:13] + local[14:16] == stamp and workout not in getattr(main, "used", []):
-                matched = workout
-                break
-        if matched is None:
-            problem(f"{name}: no workout of the database starts at {stamp}")
+        # Which workout: the name says its local minute, activity and, for a second one of both, its number.
+        stem = name.rsplit(".", 1)[0]
+        number = 1
+        if stem.rsplit("_", 1)[-1].isdigit():
+            stem, number = stem.rsplit("_", 1)[0], int(stem.rsplit("_", 1)[-1])
+        word = stem[16:].replace("-", "")
+        same = [w for w in by_minute.get(name[:15], [])
+                if word.endswith(w.activity.replace("HKWorkoutActivityType", "").lower())]
+        if len(same) < number:
+            problem(f"{name}: no such workout in the database")
             continue
-        main.used = getattr(main, "used", []) + [matched]
+        matched = same[number - 1]
         if kind == "fit":
             found = check_fit(name, path, matched, no_position)
         elif kind == "tcx":
