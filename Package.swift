@@ -27,7 +27,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify",
+                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify", "HealthWorkoutFiles",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
                 "HealthModel", "HealthJSON",
@@ -106,6 +106,10 @@ let package = Package(
             name: "HealthLake",
             dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"],
             swiftSettings: release),
+        // healthetl export --workouts: one FIT, TCX or GPX file per workout, for training apps.
+        .target(
+            name: "HealthWorkoutFiles", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
+            swiftSettings: release),
         // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
         .target(
             name: "HealthDeidentify",
@@ -116,7 +120,7 @@ let package = Package(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify",
+                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
@@ -124,7 +128,7 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthDeidentify",
-                "HealthPipelines",
+                "HealthPipelines", "HealthWorkoutFiles",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -221,5 +225,10 @@ let package = Package(
             name: "HealthMCPTests",
             dependencies: ["HealthTestSupport", "HealthMCP", "HealthJSON", "HealthSQLite", "SampleExports"],
             exclude: ["mcp_client.py"]),
+        // The workout files read back by Garmin's FIT SDK, fitdecode, tcxreader, gpxpy and lxml (their schemas).
+        .testTarget(
+            name: "HealthWorkoutFilesTests",
+            dependencies: ["HealthTestSupport", "HealthModel", "HealthWorkoutFiles"],
+            exclude: ["workout_files_check.py", "Schemas"]),
     ]
 )

@@ -2,6 +2,7 @@ import HealthCSV
 import HealthLake
 import HealthModel
 import HealthPipelines
+import HealthWorkoutFiles
 
 /// The outputs `import` and `export` write from flags, each registered once: the options it reads (in each
 /// command's help and parser, in this order) and how it builds its `RunOutput` from the parsed arguments. Both
@@ -15,7 +16,7 @@ struct CommandLineOutput: Sendable {
     /// The output the arguments ask for; nil when its main option is not given. A refused value is a usage error.
     let make: @Sendable (_ arguments: Arguments) throws(UsageError) -> (any RunOutput)?
 
-    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake]
+    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake, .workoutFiles]
 
     /// Every registered output the arguments ask for, in the registration's order.
     static func outputs(_ arguments: Arguments) throws(UsageError) -> [any RunOutput] {
@@ -77,5 +78,40 @@ extension CommandLineOutput {
                 }
             }
             return ParquetLakeOutput(folder: lake, person: person)
+        })
+}
+
+extension CommandLineOutput {
+    /// `--workouts <folder>` with its format, dates, activity and `--no-position` (on `export` only: the files
+    /// are drawn from a database; a pipeline's `workouts` sink writes them after an import).
+    static let workoutFiles = CommandLineOutput(
+        importOptions: [],
+        exportOptions: [
+            .init(
+                "--workouts", value: "<folder>",
+                help: "Write one file per workout for training apps, named by local start and activity "
+                    + "(2025-09-16_1815_running.fit); an unchanged workout's file is not rewritten (docs/workouts.md).",
+                valueIsFile: true),
+            .init(
+                "--format", value: "<fit|tcx|gpx>",
+                help: "With --workouts: FIT, TCX, or GPX with heart rate (only workouts with a route).", default: "fit"),
+            .init("--start", value: "<YYYY-MM-DD>", help: "With --workouts: the first local day (inclusive)."),
+            .init("--end", value: "<YYYY-MM-DD>", help: "With --workouts: the last local day (inclusive)."),
+            .init(
+                "--activity", value: "<activity>",
+                help: "With --workouts: only this activity (running, cycling or HKWorkoutActivityTypeSwimming, say)."),
+            .init("--no-position", help: "With --workouts: leave coordinates out (GPX is then skipped)."),
+        ],
+        make: { arguments throws(UsageError) in
+            guard let folder = arguments.values["--workouts"] else { return nil }
+            do throws(OptionValueError) {
+                let options = try WorkoutFileOptions.parse(
+                    format: arguments.values["--format"], start: arguments.values["--start"],
+                    end: arguments.values["--end"], activity: arguments.values["--activity"],
+                    position: !arguments.flags.contains("--no-position"))
+                return WorkoutFilesOutput(folder: folder, options: options)
+            } catch {
+                throw UsageError(error)
+            }
         })
 }

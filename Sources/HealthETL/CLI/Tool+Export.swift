@@ -6,10 +6,14 @@ import HealthPipelines
 extension CommandDescription {
     static let exportCommand = CommandDescription(
         name: "export",
-        abstract: "Write an existing database as CSV files, or as a Parquet lake (one folder per table and view).",
+        abstract:
+            "Write an existing database as CSV files, as a Parquet lake (one folder per table and view), or its "
+            + "workouts as FIT, TCX or GPX files.",
         usage: [
             "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
             "export --db <path> --parquet <lake> [--person <id>]",
+            "export --db <path> --workouts <folder> [--format fit|tcx|gpx] [--start <day>] [--end <day>] "
+                + "[--activity <activity>] [--no-position]",
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
@@ -17,6 +21,7 @@ extension CommandDescription {
         examples: [
             "healthetl export --db health.sqlite --csv out/ --excel",
             "healthetl export --db p123.sqlite --parquet lake/ --person P123",
+            "healthetl export --db health.sqlite --workouts workouts/ --format tcx --start 2025-01-01",
         ])
 }
 
@@ -31,10 +36,20 @@ extension Tool {
         }
         let lake = arguments.values["--parquet"]
         let person = arguments.values["--person"]
-        guard let database = arguments.values["--db"], arguments.values["--csv"] != nil || lake != nil else {
+        let workoutOptions =
+            ["--format", "--start", "--end", "--activity"].filter { arguments.values[$0] != nil }
+            + (arguments.flags.contains("--no-position") ? ["--no-position"] : [])
+        guard let database = arguments.values["--db"],
+            arguments.values["--csv"] != nil || lake != nil || arguments.values["--workouts"] != nil
+        else {
             return usageError(
-                UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>' or '--parquet <lake>'")
-            )
+                UsageError(
+                    message:
+                        "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>' or '--workouts <folder>'"
+                ))
+        }
+        if let option = workoutOptions.first, arguments.values["--workouts"] == nil {
+            return usageError(UsageError(message: "'\(option)' on export goes with '--workouts <folder>'"))
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
