@@ -29,7 +29,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify",
+                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify", "HealthFHIR",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
                 "HealthModel", "HealthJSON",
@@ -104,6 +104,9 @@ let package = Package(
             name: "HealthLake",
             dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"],
             swiftSettings: release),
+        // healthetl export --fhir: FHIR R4 Bulk Data NDJSON (and IEEE 1752.1 data points) from a database.
+        .target(
+            name: "HealthFHIR", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"], swiftSettings: release),
         // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
         .target(
             name: "HealthDeidentify",
@@ -114,7 +117,7 @@ let package = Package(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify",
+                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthFHIR",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
@@ -122,7 +125,7 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthDeidentify",
-                "HealthPipelines",
+                "HealthPipelines", "HealthFHIR",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -212,6 +215,13 @@ let package = Package(
                 "HealthETL",
                 "SampleExports",
             ]),
+        // FHIR and IEEE 1752.1 output, checked by fhir.resources and jsonschema (scripts/test's fhir-venv).
+        .testTarget(
+            name: "HealthFHIRTests",
+            dependencies: [
+                "HealthTestSupport", "HealthSQLite", "HealthImport", "HealthFHIR", "HealthETL",
+            ],
+            exclude: ["fhir_check.py"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

@@ -199,6 +199,28 @@ import Testing
         #expect(file.range(of: Data(keyBytes.map { $0 }.hexText.utf8)) == nil)
     }
 
+    /// FHIR written from the copy (both levels, as NDJSON and as a Bundle) holds none of the planted identifiers,
+    /// and its Patient holds no more than sex and year of birth; the same export of the original does hold them.
+    @Test(arguments: [[String](), ["--level", "samples", "--bundle"]])
+    func noPlantedStringInTheCopysFHIR(flags: [String]) throws {
+        let copy = try Self.copy(["--routes", "relative", "--shift-dates", "--person", "p-17"])
+        let fhir = copy.folder.file("fhir-\(flags.count)")
+        try Self.run(["export", "--db", copy.database, "--fhir", fhir, "--quiet"] + flags)
+        #expect(try Self.plantedStrings(in: [fhir]) == [])
+        if flags.isEmpty {
+            let patient = try String(contentsOfFile: fhir + "/Patient.ndjson", encoding: .utf8)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(patient.utf8)) as? [String: Any])
+            #expect(Set(object.keys).isSubset(of: ["resourceType", "id", "gender", "birthDate"]))
+            #expect(object["birthDate"] as? String == "1987")
+            #expect((object["id"] as? String)?.hasPrefix("person-") == true)
+        }
+        // The check can fail: the original's FHIR names its sources ("Zebulonia Tracker", …).
+        let original = copy.folder.file("fhir-original-\(flags.count)")
+        try Self.run(["export", "--db", try PlantedExport.make().database, "--fhir", original, "--quiet"] + flags)
+        #expect(try Self.plantedStrings(in: [original]) != [])
+    }
+
     @Test func sourceNamesKeepTheDeviceKind() throws {
         let copy = try Self.copy([])
         let connection = try SQLiteConnection(path: copy.database, create: false)

@@ -1,4 +1,5 @@
 import HealthCSV
+import HealthFHIR
 import HealthLake
 import HealthModel
 import HealthPipelines
@@ -15,7 +16,7 @@ struct CommandLineOutput: Sendable {
     /// The output the arguments ask for; nil when its main option is not given. A refused value is a usage error.
     let make: @Sendable (_ arguments: Arguments) throws(UsageError) -> (any RunOutput)?
 
-    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake]
+    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake, .fhir]
 
     /// Every registered output the arguments ask for, in the registration's order.
     static func outputs(_ arguments: Arguments) throws(UsageError) -> [any RunOutput] {
@@ -77,5 +78,37 @@ extension CommandLineOutput {
                 }
             }
             return ParquetLakeOutput(folder: lake, person: person)
+        })
+}
+
+extension CommandLineOutput {
+    /// `--fhir <folder> [--level daily|samples] [--no-patient] [--bundle]`, on `export` only.
+    static let fhir = CommandLineOutput(
+        importOptions: [],
+        exportOptions: [
+            .init(
+                "--fhir", value: "<folder>",
+                help:
+                    "Write FHIR R4 Bulk Data NDJSON: Observation.ndjson, Device.ndjson, Patient.ndjson (docs/fhir.md); "
+                    + "unchanged files are not rewritten.", valueIsFile: true),
+            .init(
+                "--level", value: "daily|samples",
+                help: "With --fhir: one value per day and metric from the rollups, or every sample (streamed).",
+                default: "daily"),
+            .init("--no-patient", help: "With --fhir: no Patient resource and no subject references."),
+            .init("--bundle", help: "With --fhir: one transaction Bundle (bundle.json) instead of NDJSON files."),
+        ],
+        make: { arguments throws(UsageError) in
+            guard let folder = arguments.values["--fhir"] else { return nil }
+            var output = FHIROutput(folder: folder)
+            if let text = arguments.values["--level"] {
+                guard let level = ExportLevel(rawValue: text) else {
+                    throw UsageError(message: "The value '\(text)' is invalid for '--level' (daily or samples)")
+                }
+                output.options.level = level
+            }
+            output.options.patient = !arguments.flags.contains("--no-patient")
+            output.options.bundle = arguments.flags.contains("--bundle")
+            return output
         })
 }

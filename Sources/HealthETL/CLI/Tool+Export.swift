@@ -6,10 +6,12 @@ import HealthPipelines
 extension CommandDescription {
     static let exportCommand = CommandDescription(
         name: "export",
-        abstract: "Write an existing database as CSV files, or as a Parquet lake (one folder per table and view).",
+        abstract:
+            "Write an existing database as CSV files, as a Parquet lake (one folder per table and view), or as FHIR R4.",
         usage: [
             "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
             "export --db <path> --parquet <lake> [--person <id>]",
+            "export --db <path> --fhir <folder> [--level daily|samples] [--no-patient] [--bundle]",
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
@@ -17,6 +19,7 @@ extension CommandDescription {
         examples: [
             "healthetl export --db health.sqlite --csv out/ --excel",
             "healthetl export --db p123.sqlite --parquet lake/ --person P123",
+            "healthetl export --db health.sqlite --fhir fhir/",
         ])
 }
 
@@ -31,10 +34,13 @@ extension Tool {
         }
         let lake = arguments.values["--parquet"]
         let person = arguments.values["--person"]
-        guard let database = arguments.values["--db"], arguments.values["--csv"] != nil || lake != nil else {
+        guard let database = arguments.values["--db"],
+            arguments.values["--csv"] != nil || lake != nil || arguments.values["--fhir"] != nil
+        else {
             return usageError(
-                UsageError(message: "Missing expected options '--db <path>' and '--csv <folder>' or '--parquet <lake>'")
-            )
+                UsageError(
+                    message: "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>' or "
+                        + "'--fhir <folder>'"))
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
