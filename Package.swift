@@ -221,7 +221,7 @@ let package = Package(
             dependencies: [
                 "HealthTestSupport", "HealthSQLite", "HealthImport", "HealthFHIR", "HealthETL",
             ],
-            exclude: ["fhir_check.py"]),
+            exclude: ["fhir_check.py", "ieee_check.py", "ieee1752-schemas"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

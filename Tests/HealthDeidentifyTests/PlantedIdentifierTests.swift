@@ -199,14 +199,17 @@ import Testing
         #expect(file.range(of: Data(keyBytes.map { $0 }.hexText.utf8)) == nil)
     }
 
-    /// FHIR written from the copy (both levels, as NDJSON and as a Bundle) holds none of the planted identifiers,
+    /// FHIR and IEEE 1752.1 written from the copy (both levels; FHIR as NDJSON and as a Bundle) hold none of the planted identifiers,
     /// and its Patient holds no more than sex and year of birth; the same export of the original does hold them.
     @Test(arguments: [[String](), ["--level", "samples", "--bundle"]])
-    func noPlantedStringInTheCopysFHIR(flags: [String]) throws {
+    func noPlantedStringInTheCopysFHIRorIEEE1752(flags: [String]) throws {
         let copy = try Self.copy(["--routes", "relative", "--shift-dates", "--person", "p-17"])
         let fhir = copy.folder.file("fhir-\(flags.count)")
+        let ieee = copy.folder.file("ieee-\(flags.count)")
+        let level = flags.contains("samples") ? ["--level", "samples"] : []
         try Self.run(["export", "--db", copy.database, "--fhir", fhir, "--quiet"] + flags)
-        #expect(try Self.plantedStrings(in: [fhir]) == [])
+        try Self.run(["export", "--db", copy.database, "--ieee1752", ieee, "--quiet"] + level)
+        #expect(try Self.plantedStrings(in: [fhir, ieee]) == [])
         if flags.isEmpty {
             let patient = try String(contentsOfFile: fhir + "/Patient.ndjson", encoding: .utf8)
             let object = try #require(
@@ -217,8 +220,12 @@ import Testing
         }
         // The check can fail: the original's FHIR names its sources ("Zebulonia Tracker", …).
         let original = copy.folder.file("fhir-original-\(flags.count)")
+        let originalIEEE = copy.folder.file("ieee-original-\(flags.count)")
         try Self.run(["export", "--db", try PlantedExport.make().database, "--fhir", original, "--quiet"] + flags)
+        try Self.run(
+            ["export", "--db", try PlantedExport.make().database, "--ieee1752", originalIEEE, "--quiet"] + level)
         #expect(try Self.plantedStrings(in: [original]) != [])
+        #expect(try Self.plantedStrings(in: [originalIEEE]) != [])
     }
 
     @Test func sourceNamesKeepTheDeviceKind() throws {

@@ -275,3 +275,86 @@ func quantity(_ object: [String: Any]?) -> (value: Double, unit: String) {
         #expect(output.err.contains("'--level'"))
     }
 }
+
+/// IEEE 1752.1 data points: validated with jsonschema against the published schemas (ieee1752-schemas/), and
+/// the same numbers as the database.
+@Suite struct IEEE1752ExportTests {
+    static func check(_ folder: String) throws -> [String: Any] {
+        let result = try ProcessRunner.run(
+            FHIRValidator.python, [Fixtures.repositoryRoot + "/Tests/HealthFHIRTests/ieee_check.py", folder],
+            timeout: 600)
+        guard result.status == 0,
+            let answer = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        else { throw FHIRValidator.Failure(description: "ieee_check.py failed: \(result.error)") }
+        return answer
+    }
+
+    @Test(
+        .enabled(if: FHIRValidator.isInstalled, "jsonschema is not in .build/fhir-venv: run scripts/test once"),
+        arguments: [ExportLevel.daily, .samples])
+    func everyDataPointValidatesAgainstThePublishedSchemas(level: ExportLevel) throws {
+        let folder = TemporaryDirectory("ieee-valid")
+        defer { folder.remove() }
+        let out = folder.file("ieee")
+        let report = try IEEE1752Export.write(databasePath: try SampleDatabase.path(), to: out, level: level)
+        let answer = try Self.check(out)
+        #expect(answer["error_count"] as? Int == 0, "\(answer["errors"] ?? "")")
+        #expect(answer["counts"] as? [String: Int] == report.counts)
+        #expect(Set(report.counts.keys) == Set(IEEE1752DataPoints.schemas.map(\.name)))
+        // The check can fail: a unit the step-count schema does not allow is reported.
+        let broken = folder.file("broken")
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        let steps = try String(contentsOfFile: out + "/step-count.ndjson", encoding: .utf8)
+        try steps.replacingOccurrences(of: #""unit":"steps""#, with: #""unit":"paces""#)
+            .write(toFile: broken + "/step-count.ndjson", atomically: true, encoding: .utf8)
+        #expect((try Self.check(broken))["error_count"] as? Int == report.counts["step-count"])
+    }
+
+    /// Steps per day and each night's sleep equal `daily_rollups`; every blood-pressure pair is a correlation's.
+    @Test func theNumbersEqualTheDatabase() throws {
+        let database = try SampleDatabase.path()
+        let folder = TemporaryDirectory("ieee-numbers")
+        defer { folder.remove() }
+        try runTool(["export", "--db", database, "--ieee1752", folder.path, "--quiet"])
+        let connection = try SQLiteConnection(path: database, create: false)
+        let steps = try ndjson(folder.file("step-count.ndjson")).map {
+            (($0["body"] as? [String: Any])?["step_count"] as? [String: Any])?["value"] as? Double ?? .nan
+        }
+        let expectedSteps = try connection.query(
+            "SELECT value FROM daily_rollups WHERE type = 'HKQuantityTypeIdentifierStepCount' AND statistic = 'sum' "
+                + "ORDER BY date"
+        ).map { real($0[0]) }
+        #expect(steps.count == 14 && steps.count == expectedSteps.count)
+        for (written, expected) in zip(steps, expectedSteps) { #expect(abs(written - expected) < 1e-6) }
+        let nights = try ndjson(folder.file("sleep-episode.ndjson")).map { point -> (String, Double) in
+            let body = point["body"] as? [String: Any]
+            let interval = (body?["effective_time_frame"] as? [String: Any])?["time_interval"] as? [String: Any]
+            let total = (body?["total_sleep_time"] as? [String: Any])?["value"] as? Double ?? .nan
+            return (interval?["date"] as? String ?? "", total)
+        }
+        let expectedNights = try connection.query(
+            """
+            SELECT date, sum(value) FROM daily_rollups WHERE type = 'HKCategoryTypeIdentifierSleepAnalysis'
+            AND statistic LIKE 'Asleep%' GROUP BY date ORDER BY date
+            """)
+        #expect(!nights.isEmpty && nights.map(\.0) == expectedNights.map { $0[0].text ?? "" })
+        for (night, expected) in zip(nights, expectedNights) { #expect(abs(night.1 - real(expected[1])) < 1e-6) }
+        let pairs = try ndjson(folder.file("blood-pressure.ndjson")).map { point -> [Double] in
+            let body = point["body"] as? [String: Any]
+            return ["systolic_blood_pressure", "diastolic_blood_pressure"].map {
+                (body?[$0] as? [String: Any])?["value"] as? Double ?? .nan
+            }
+        }
+        let expectedPairs = try connection.query(
+            """
+            SELECT (SELECT d.value FROM correlation_samples s JOIN discrete_samples d ON d.id = s.sample_id
+                    WHERE s.correlation_id = c.id AND d.type = 'HKQuantityTypeIdentifierBloodPressureSystolic'),
+                   (SELECT d.value FROM correlation_samples s JOIN discrete_samples d ON d.id = s.sample_id
+                    WHERE s.correlation_id = c.id AND d.type = 'HKQuantityTypeIdentifierBloodPressureDiastolic')
+            FROM correlations c WHERE c.type = 'HKCorrelationTypeIdentifierBloodPressure'
+            ORDER BY c.start_date, c.identity
+            """
+        ).map { [real($0[0]), real($0[1])] }
+        #expect(!pairs.isEmpty && pairs == expectedPairs)
+    }
+}

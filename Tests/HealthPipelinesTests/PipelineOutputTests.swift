@@ -47,6 +47,10 @@ import Testing
         #expect(fhir.folder == folder)
         #expect(fhir.plannedDescription == "\(folder)/ (FHIR R4, level samples, one transaction Bundle, no Patient)")
         #expect(definition.describe().contains("fhir:"))
+        let ieee = try Self.parse(#"{"sqlite": "/tmp/x.sqlite"}, {"ieee1752": "\#(folder)", "level": "samples"}"#)
+        #expect(
+            ieee.outputs.first(IEEE1752Output.self)?.plannedDescription
+                == "\(folder)/ (IEEE 1752.1 data points, level samples)")
         #expect(throws: (any Error).self) {
             try Self.parse(#"{"sqlite": "/tmp/x.sqlite"}, {"fhir": "\#(folder)", "level": "hourly"}"#)
         }

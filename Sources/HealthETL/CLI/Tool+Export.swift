@@ -12,6 +12,7 @@ extension CommandDescription {
             "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
             "export --db <path> --parquet <lake> [--person <id>]",
             "export --db <path> --fhir <folder> [--level daily|samples] [--no-patient] [--bundle]",
+            "export --db <path> --ieee1752 <folder> [--level daily|samples]",
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
@@ -36,11 +37,12 @@ extension Tool {
         let person = arguments.values["--person"]
         guard let database = arguments.values["--db"],
             arguments.values["--csv"] != nil || lake != nil || arguments.values["--fhir"] != nil
+                || arguments.values["--ieee1752"] != nil
         else {
             return usageError(
                 UsageError(
-                    message: "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>' or "
-                        + "'--fhir <folder>'"))
+                    message: "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>', "
+                        + "'--fhir <folder>' or '--ieee1752 <folder>'"))
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))

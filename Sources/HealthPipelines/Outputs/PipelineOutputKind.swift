@@ -12,5 +12,7 @@ struct PipelineOutputKind: Sendable {
     /// Reads the sink object at `path`; problems go to the parser's reader.
     let parse: @Sendable (_ parser: inout PipelineParser, _ object: [String: Any], _ path: String) -> (any RunOutput)?
 
-    static let registered: [PipelineOutputKind] = [.csvFolder, .htmlReport, .parquetLake, .deidentifiedCopy, .fhir]
+    static let registered: [PipelineOutputKind] = [
+        .csvFolder, .htmlReport, .parquetLake, .deidentifiedCopy, .fhir, .ieee1752,
+    ]
 }
