@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "HealthFHIRTests",
             dependencies: [
-                "HealthTestSupport", "HealthSQLite", "HealthImport", "HealthFHIR", "HealthETL",
+                "HealthTestSupport", "HealthSQLite", "HealthImport", "HealthFHIR", "HealthETL", "SampleExports",
             ],
             exclude: ["fhir_check.py", "ieee_check.py", "ieee1752-schemas"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),

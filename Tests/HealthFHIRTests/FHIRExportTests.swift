@@ -2,6 +2,7 @@ import Foundation
 import HealthImport
 import HealthSQLite
 import HealthTestSupport
+import SampleExports
 import Testing
 
 @testable import HealthETL
@@ -34,17 +35,24 @@ enum FHIRValidator {
     struct Failure: Error, CustomStringConvertible { var description: String }
 }
 
-/// The repository's sample export (14 days), imported once per test process.
+/// The repository's sample export (14 days), or a generated year (seed 42, scale 0.05, no side files),
+/// imported once per test process.
 enum SampleDatabase {
     static let cache = OnceCache<String, String>()
 
-    static func path() throws -> String {
-        try cache.value("sample") {
-            let folder = TemporaryDirectory.removedAtExit("fhir-sample")
+    static func path(_ name: String = "sample") throws -> String {
+        try cache.value(name) {
+            let folder = TemporaryDirectory.removedAtExit("fhir-\(name)")
             let database = folder.file("health.sqlite")
+            var input = Fixtures.repositoryRoot + "/sample-exports/export.zip"
+            if name == "year" {
+                var options = GeneratorOptions(seed: 42, days: 365, profile: .ios18)
+                options.scale = 0.05
+                options.includeSideFiles = false
+                input = try GeneratedExport.zip(options).path
+            }
             _ = try ImportJob(
-                inputPath: Fixtures.repositoryRoot + "/sample-exports/export.zip", databasePath: database,
-                timeZone: TimeZone(identifier: "Europe/Berlin")!
+                inputPath: input, databasePath: database, timeZone: TimeZone(identifier: "Europe/Berlin")!
             ).run()
             return database
         }
@@ -109,9 +117,11 @@ func quantity(_ object: [String: Any]?) -> (value: Double, unit: String) {
     }
 
     /// Steps, active energy, exercise minutes and sleep per day equal `daily_rollups` for every day the
-    /// rollups hold; every blood-pressure Observation equals its correlation's two readings.
-    @Test func theNumbersEqualTheDatabase() throws {
-        let database = try SampleDatabase.path()
+    /// rollups hold, in the sample export and a generated year; every blood-pressure Observation equals its
+    /// correlation's two readings.
+    @Test(arguments: [("sample", 14), ("year", 365)])
+    func theNumbersEqualTheDatabase(database name: String, days: Int) throws {
+        let database = try SampleDatabase.path(name)
         let folder = TemporaryDirectory("fhir-numbers")
         defer { folder.remove() }
         try runTool(["export", "--db", database, "--fhir", folder.path, "--quiet"])
@@ -133,7 +143,7 @@ func quantity(_ object: [String: Any]?) -> (value: Double, unit: String) {
                 "SELECT date, value FROM daily_rollups WHERE type = ?1 AND statistic = 'sum'", [.text(type)])
             let written = daily(code)
             // Every day of the sample export has steps; the other metrics most days.
-            #expect(expected.count >= (type.hasSuffix("StepCount") ? 14 : 10), "\(type)")
+            #expect(expected.count >= (type.hasSuffix("StepCount") ? days : days / 2), "\(type)")
             #expect(written.count == expected.count, "\(type)")
             for row in expected {
                 let value = written[row[0].text ?? ""] ?? .nan
