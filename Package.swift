@@ -27,7 +27,7 @@ let package = Package(
             name: "HealthETL",
             targets: [
                 "HealthETL", "HealthPipelines", "HealthPostgres", "HTMLReport", "HealthCSV", "HealthDatasette",
-                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify", "HealthWorkoutFiles",
+                "HealthMCP", "HealthLake", "HealthParquet", "HealthDeidentify", "HealthWorkoutFiles", "HealthFHIR",
                 "HealthImport", "HealthStore", "HealthSchema", "HealthSQLite", "HealthRollups", "HealthStages",
                 "HealthReading",
                 "HealthModel", "HealthJSON",
@@ -110,6 +110,10 @@ let package = Package(
         .target(
             name: "HealthWorkoutFiles", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
             swiftSettings: release),
+        // healthetl export --fhir: FHIR R4 Bulk Data NDJSON (and IEEE 1752.1 data points) from a database.
+        .target(
+            name: "HealthFHIR", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthSchema"],
+            swiftSettings: release),
         // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
         .target(
             name: "HealthDeidentify",
@@ -120,7 +124,7 @@ let package = Package(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles",
+                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles", "HealthFHIR",
             ], swiftSettings: release),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
@@ -128,7 +132,7 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthDeidentify",
-                "HealthPipelines", "HealthWorkoutFiles",
+                "HealthPipelines", "HealthWorkoutFiles", "HealthFHIR",
             ], swiftSettings: release),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
@@ -219,6 +223,13 @@ let package = Package(
                 "HealthETL",
                 "SampleExports",
             ]),
+        // FHIR and IEEE 1752.1 output, checked by fhir.resources and jsonschema (scripts/test's fhir-venv).
+        .testTarget(
+            name: "HealthFHIRTests",
+            dependencies: [
+                "HealthTestSupport", "HealthSQLite", "HealthImport", "HealthFHIR", "HealthETL", "SampleExports",
+            ],
+            exclude: ["fhir_check.py", "ieee_check.py", "ieee1752-schemas"]),
         .testTarget(name: "SampleExportsTests", dependencies: ["HealthTestSupport", "SampleExports"]),
         // The MCP server's own tests: units, and the real `healthetl mcp` driven by the official Python SDK.
         .testTarget(

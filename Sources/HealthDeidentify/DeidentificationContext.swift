@@ -76,7 +76,7 @@ struct DeidentificationContext {
                 addName(SourceNames.words(name).filter { !restWords.contains($0) }.joined(separator: " "))
             }
         }
-        let names = SourceNames(nameWords: words, key: key)
+        let names = SourceNames(nameWords: words, key: key, keepUnknownApps: options.keepUnknownApps)
         var sourceNames: [String: String] = [:]
         for row in sourceRows {
             guard let name = row[0].text, sourceNames[name] == nil else { continue }

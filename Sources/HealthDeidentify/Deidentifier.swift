@@ -18,6 +18,9 @@ package enum Deidentifier {
         package var person: String?
         /// Replace an existing output (a nightly run); otherwise an existing output is refused.
         package var replaceOutput = false
+        /// Keep source names that are on no list of known apps (`KnownHealthApps`) instead of pseudonymising
+        /// them: for a person who checked that none of their apps is named after anyone.
+        package var keepUnknownApps = false
 
         package init() {}
     }
@@ -143,6 +146,7 @@ package enum Deidentifier {
         var record: [String: Any] = [
             "tool": "healthetl deidentify", "key_fingerprint": summary.keyFingerprint,
             "routes": options.routes.rawValue, "dates_shifted": options.shiftDates,
+            "unknown_apps": options.keepUnknownApps ? "kept" : "pseudonymised",
             "rows": summary.rows, "counts": summary.counts.dictionary,
         ]
         if let person = summary.personPseudonym { record["person"] = person }

@@ -10,21 +10,17 @@ import Foundation
 /// 2. the source is an Apple device writing as itself (its version is the device's software version) and not one
 ///    of Apple's own apps → the device's kind from its model;
 /// 3. a possessive form of the languages above → the possessed part;
-/// 4. what is left still contains a word of a person's name found in the export (ECG header, CDA, FHIR) → a
-///    keyed pseudonym (`source-…`).
-/// Anything else (an app's name: `Health`, `AutoSleep`, `Strava`) is kept.
+/// 4. what is left is a known app's name (`KnownHealthApps`: `Health`, `AutoSleep`, `Strava`) → kept, unless it
+///    contains a word of a person's name found in the export (ECG header, CDA, FHIR);
+/// 5. anything else → a keyed pseudonym (`source-…`): fail-closed, since an app the list does not know may be
+///    named after its owner ("freddie connect"). With `keepUnknownApps` (a person who checked their names) it is
+///    kept unless it contains a word of a person's name found in the export, as in rule 4.
 package struct SourceNames: Sendable {
     /// Longest first, so "Apple Watch Ultra" is not read as "Apple Watch".
     package static let deviceKinds = [
         "Apple Watch Ultra", "Apple Watch", "Apple Vision Pro", "iPod touch", "iPhone", "iPad", "iPod",
         "AirPods Pro", "AirPods Max", "AirPods", "MacBook Pro", "MacBook Air", "MacBook", "iMac", "Mac mini",
         "HomePod",
-    ]
-
-    /// Apple's own apps, which write under their own name with the phone or watch as device.
-    static let appleApps: Set<String> = [
-        "Health", "Clock", "Fitness", "Workout", "Breathe", "Mindfulness", "Sleep", "Cycle Tracking", "Noise",
-        "ECG", "Heart Rate", "Activity", "Medications", "Blood Oxygen", "Compass", "Journal", "Vitals", "Mind",
     ]
 
     /// Separators between a device and its owner's name: the owner comes after (`iPhone von Jonathan`).
@@ -37,11 +33,14 @@ package struct SourceNames: Sendable {
 
     /// Words of people's names found in the export (lower-cased, 3 characters or more).
     package let nameWords: Set<String>
+    /// Keep source names that are on no list of known apps (rule 5); off by default.
+    package let keepUnknownApps: Bool
     private let key: DeidentificationKey
 
-    package init(nameWords: Set<String>, key: DeidentificationKey) {
+    package init(nameWords: Set<String>, key: DeidentificationKey, keepUnknownApps: Bool = false) {
         self.nameWords = nameWords
         self.key = key
+        self.keepUnknownApps = keepUnknownApps
     }
 
     /// The name a source row gets. `deviceModel`, `manufacturer`, `version`, `software`: the row's other columns.
@@ -51,11 +50,13 @@ package struct SourceNames: Sendable {
     ) -> String {
         if let kind = Self.deviceKind(in: name) { return kind }
         if manufacturer?.hasPrefix("Apple") == true, let model = deviceModel, version != nil, version == software,
-            !Self.appleApps.contains(name)
+            !KnownHealthApps.isApple(name)
         {
             return Self.deviceKind(in: model) ?? (model == "Watch" ? "Apple Watch" : model)
         }
-        return withoutNames(Self.withoutOwner(name) ?? name, label: "source", prefix: "source")
+        let rest = Self.withoutOwner(name) ?? name
+        if !keepUnknownApps, !KnownHealthApps.contains(rest) { return key.pseudonym("source", rest, prefix: "source") }
+        return withoutNames(rest, label: "source", prefix: "source")
     }
 
     /// A device's own name (`sources.device_name`, `HKDevice` `name:`): the same rules without the row.

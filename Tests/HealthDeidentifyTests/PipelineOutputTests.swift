@@ -22,7 +22,8 @@ import Testing
             "nightly.json",
             """
             {"version": 1, "input": {"export": "export.zip"}, "sinks": [{"sqlite": "health.sqlite"},
-              {"deidentify": "shared.sqlite", "keyFile": "secret.key", "shiftDates": true}]}
+              {"deidentify": "shared.sqlite", "keyFile": "secret.key", "shiftDates": true,
+               "keepUnknownApps": true}]}
             """)
         try FileManager.default.moveItem(atPath: first, toPath: folder.file("export.zip"))
         let firstRun = run(["run", pipeline])
@@ -34,6 +35,10 @@ import Testing
                     + "(SELECT count(*) FROM sources WHERE name LIKE '%Jonathan%')")
         }
         let firstCounts = try counts(folder.file("shared.sqlite"))
+        // The pipeline's field reaches the copy (recorded in it: unknown apps kept instead of pseudonymised).
+        let record = try SQLiteConnection(path: folder.file("shared.sqlite"), create: false).scalar(
+            "SELECT json_extract(value, '$.unknown_apps') FROM settings WHERE key = 'deidentification'")
+        #expect(record == .text("kept"))
         #expect(firstCounts == (try counts(folder.file("health.sqlite"))).map { [$0[0], $0[1], .integer(0)] })
         // The next night's export holds more days: the copy follows.
         try FileManager.default.removeItem(atPath: folder.file("export.zip"))

@@ -185,6 +185,7 @@ import Testing
         let counts = record["counts"] as? [String: Int] ?? [:]
         #expect((counts["names_stripped"] ?? 0) > 0 && (counts["pseudonyms"] ?? 0) > 0)
         #expect(counts["birth_dates_generalised"] == 1)
+        #expect(record["unknown_apps"] as? String == "pseudonymised")
         #expect(try connection.scalar("SELECT value FROM me WHERE key LIKE '%DateOfBirth'") == .text("1987"))
         let warnings = Set(try connection.query("SELECT message FROM import_warnings").compactMap { $0[0].text })
         #expect(warnings.contains("route file missing for a workout of iPhone on 2024-01-03"))
@@ -198,12 +199,45 @@ import Testing
         #expect(file.range(of: Data(keyBytes.map { $0 }.hexText.utf8)) == nil)
     }
 
+    /// FHIR and IEEE 1752.1 written from the copy (both levels; FHIR as NDJSON and as a Bundle) hold none of the planted identifiers,
+    /// and its Patient holds no more than sex and year of birth; the same export of the original does hold them.
+    @Test(arguments: [[String](), ["--level", "samples", "--bundle"]])
+    func noPlantedStringInTheCopysFHIRorIEEE1752(flags: [String]) throws {
+        let copy = try Self.copy(["--routes", "relative", "--shift-dates", "--person", "p-17"])
+        let fhir = copy.folder.file("fhir-\(flags.count)")
+        let ieee = copy.folder.file("ieee-\(flags.count)")
+        let level = flags.contains("samples") ? ["--level", "samples"] : []
+        try Self.run(["export", "--db", copy.database, "--fhir", fhir, "--quiet"] + flags)
+        try Self.run(["export", "--db", copy.database, "--ieee1752", ieee, "--quiet"] + level)
+        #expect(try Self.plantedStrings(in: [fhir, ieee]) == [])
+        if flags.isEmpty {
+            let patient = try String(contentsOfFile: fhir + "/Patient.ndjson", encoding: .utf8)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(patient.utf8)) as? [String: Any])
+            #expect(Set(object.keys).isSubset(of: ["resourceType", "id", "gender", "birthDate"]))
+            #expect(object["birthDate"] as? String == "1987")
+            #expect((object["id"] as? String)?.hasPrefix("person-") == true)
+        }
+        // The check can fail: the original's FHIR names its sources ("Zebulonia Tracker", …).
+        let original = copy.folder.file("fhir-original-\(flags.count)")
+        let originalIEEE = copy.folder.file("ieee-original-\(flags.count)")
+        try Self.run(["export", "--db", try PlantedExport.make().database, "--fhir", original, "--quiet"] + flags)
+        try Self.run(
+            ["export", "--db", try PlantedExport.make().database, "--ieee1752", originalIEEE, "--quiet"] + level)
+        #expect(try Self.plantedStrings(in: [original]) != [])
+        #expect(try Self.plantedStrings(in: [originalIEEE]) != [])
+    }
+
     @Test func sourceNamesKeepTheDeviceKind() throws {
         let copy = try Self.copy([])
         let connection = try SQLiteConnection(path: copy.database, create: false)
         let names = Set(try connection.query("SELECT name FROM sources").compactMap { $0[0].text })
         #expect(names.isSuperset(of: ["Apple Watch", "iPhone", "iPad", "iPod", "Health", "Strava"]))
         #expect(names.contains { $0.hasPrefix("source-") })  // "Zebulonia Tracker": a name from the export's own fields
+        // Apps on no list of known HealthKit apps (the generator's "ZenBreath", "Fever & <Temp> Log") are
+        // pseudonymised too, though the export names nobody in them; known ones ("Health Mate", "Mimi") stay.
+        #expect(!names.contains("ZenBreath") && !names.contains("Fever & <Temp> Log"))
+        #expect(names.isSuperset(of: ["Health Mate", "Mimi", "AutoSleep", "OMRON connect"]))
         let stored = Set(try connection.query("SELECT DISTINCT source_name FROM workouts").compactMap { $0[0].text })
         #expect(stored.isSubset(of: names))
     }

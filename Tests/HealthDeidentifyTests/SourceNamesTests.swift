@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthDeidentify
@@ -21,11 +22,55 @@ import Testing
         ("iPhone użytkownika Anna", "iPhone"), ("Apple Watch Ultra de Léa", "Apple Watch Ultra"),
         ("Alexandre's Galaxy Watch", "Galaxy Watch"), ("Polar H10 de Pierre", "Polar H10"),
         ("Health", "Health"), ("AutoSleep", "AutoSleep"), ("Strava", "Strava"), ("MacroFactor", "MacroFactor"),
-        ("Apple Watch", "Apple Watch"),
+        ("Apple Watch", "Apple Watch"), ("Jonathan's Strava", "Strava"), ("omron CONNECT", "omron CONNECT"),
     ])
     func ownersNameRemovedDeviceKindKept(name: String, expected: String) {
-        let names = SourceNames(nameWords: [], key: Self.key)
+        let names = SourceNames(nameWords: [], key: Self.key, keepUnknownApps: true)
         #expect(names.sourceName(name) == expected)
+        // By default a name on no list of known apps ("Galaxy Watch", "Polar H10") becomes a pseudonym too.
+        let failClosed = SourceNames(nameWords: [], key: Self.key).sourceName(name)
+        if SourceNames.deviceKind(in: name) != nil || KnownHealthApps.contains(expected) {
+            #expect(failClosed == expected)
+        } else {
+            #expect(failClosed.hasPrefix("source-") && failClosed.count == "source-".count + 16, "\(failClosed)")
+        }
+    }
+
+    /// The issue's case: an app named after its owner, whose name the export holds nowhere else. The copy
+    /// pseudonymises it unless asked to keep unknown apps; known apps keep their names either way.
+    @Test func anUnknownAppNamedAfterAPersonIsPseudonymised() {
+        let names = SourceNames(nameWords: [], key: Self.key)
+        let renamed = names.sourceName("freddie connect")
+        #expect(renamed.hasPrefix("source-") && renamed.count == "source-".count + 16)
+        #expect(!renamed.lowercased().contains("freddie"))
+        #expect(renamed == names.sourceName("freddie connect"))  // keyed: the same next night
+        #expect(renamed != names.sourceName("Freddie Tracker"))
+        for known in ["Health", "AutoSleep", "Health Mate", "OMRON connect", "Dexcom G7", "Sleep Cycle", "Oura"] {
+            #expect(names.sourceName(known) == known)
+        }
+        let keeping = SourceNames(nameWords: [], key: Self.key, keepUnknownApps: true)
+        #expect(keeping.sourceName("freddie connect") == "freddie connect")
+        // Kept only while the export does not name the person elsewhere.
+        let named = SourceNames(nameWords: ["freddie"], key: Self.key, keepUnknownApps: true)
+        #expect(named.sourceName("freddie connect") == renamed)
+    }
+
+    /// docs/privacy.md lists every known app, and names none that the code does not know.
+    @Test func thePrivacyPageListsTheKnownApps() throws {
+        let page = try String(contentsOfFile: Fixtures.repositoryRoot + "/docs/privacy.md", encoding: .utf8)
+        guard let start = page.range(of: "<!-- known-apps -->"), let end = page.range(of: "<!-- /known-apps -->")
+        else {
+            Issue.record("docs/privacy.md has no known-apps section")
+            return
+        }
+        let listed = Set(
+            page[start.upperBound..<end.lowerBound].components(separatedBy: "`").enumerated().filter {
+                $0.offset % 2 == 1
+            }
+            .map { $0.element.split(whereSeparator: \.isWhitespace).joined(separator: " ") })
+        let known = Set(KnownHealthApps.apple + KnownHealthApps.thirdParty.flatMap(\.names))
+        #expect(listed.subtracting(known).sorted() == [])
+        #expect(known.subtracting(listed).sorted() == [])
     }
 
     /// A phone named by its owner without its kind (`Ryan Phone`, seen in a real export) writes as itself:
@@ -47,7 +92,7 @@ import Testing
     }
 
     @Test func aNameFromTheExportsOwnFieldsIsPseudonymised() {
-        let names = SourceNames(nameWords: ["ryan"], key: Self.key)
+        let names = SourceNames(nameWords: ["ryan"], key: Self.key, keepUnknownApps: true)
         let renamed = names.sourceName("Ryan Tracker")
         #expect(renamed.hasPrefix("source-") && renamed.count == "source-".count + 16)
         #expect(renamed == names.sourceName("Ryan Tracker"))

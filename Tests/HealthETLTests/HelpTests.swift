@@ -160,7 +160,10 @@ struct HelpTests {
         }
         #expect(try complete(["healthetl", "s"]) == ["schema", "set-timezone", "status"])
         #expect(try complete(["healthetl", "import", "--wo"]) == ["--working-copy"])
-        #expect(try complete(["healthetl", "export", "--no-"]) == ["--no-daily", "--no-position", "--no-tables"])
+        #expect(
+            try complete(["healthetl", "export", "--no-"]) == [
+                "--no-daily", "--no-patient", "--no-position", "--no-tables",
+            ])
         #expect(try complete(["healthetl", "import", "exp"]) == ["export.zip"])
         #expect(try complete(["healthetl", "import", "x", "--db", "ex"]) == ["export.zip"])
         #expect(try complete(["healthetl", "import", "x", "--timezone", "ex"]) == [])

@@ -37,6 +37,30 @@ import Testing
             described.contains("  csv:    \(folder)/ (one CSV per table; daily.csv, daily_long.csv; RFC 4180 dialect)"))
     }
 
+    /// The FHIR sink (HealthFHIR): its fields parsed, described by `--dry-run`, a bad level refused by name.
+    @Test func aFHIRSinkParsesAndIsDescribed() throws {
+        let folder = NSTemporaryDirectory() + "healthetl-fhir"
+        let definition = try Self.parse(
+            #"{"sqlite": "/tmp/x.sqlite"}, {"fhir": "\#(folder)", "level": "samples", "patient": false, "bundle": true}"#
+        )
+        let fhir = try #require(definition.outputs.first(FHIROutput.self))
+        #expect(fhir.folder == folder)
+        #expect(fhir.plannedDescription == "\(folder)/ (FHIR R4, level samples, one transaction Bundle, no Patient)")
+        #expect(definition.describe().contains("fhir:"))
+        let ieee = try Self.parse(#"{"sqlite": "/tmp/x.sqlite"}, {"ieee1752": "\#(folder)", "level": "samples"}"#)
+        #expect(
+            ieee.outputs.first(IEEE1752Output.self)?.plannedDescription
+                == "\(folder)/ (IEEE 1752.1 data points, level samples)")
+        #expect(throws: (any Error).self) {
+            try Self.parse(#"{"sqlite": "/tmp/x.sqlite"}, {"fhir": "\#(folder)", "level": "hourly"}"#)
+        }
+        do {
+            _ = try Self.parse(#"{"sqlite": "/tmp/x.sqlite"}, {"fhir": "\#(folder)", "level": "hourly"}"#)
+        } catch {
+            #expect("\(error)".contains("'hourly' is not daily or samples"), "\(error)")
+        }
+    }
+
     @Test func anOutputDrawnFromAKeptDatabaseIsRefusedWithoutOne() throws {
         let plan = PipelinePlan(
             job: ImportJob(inputPath: "/tmp/none.zip", databasePath: "", timeZone: nil), databasePath: nil,

@@ -1,4 +1,5 @@
 import HealthCSV
+import HealthFHIR
 import HealthLake
 import HealthModel
 import HealthPipelines
@@ -16,7 +17,7 @@ struct CommandLineOutput: Sendable {
     /// The output the arguments ask for; nil when its main option is not given. A refused value is a usage error.
     let make: @Sendable (_ arguments: Arguments) throws(UsageError) -> (any RunOutput)?
 
-    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake, .workoutFiles]
+    static let registered: [CommandLineOutput] = [.csvFolder, .parquetLake, .workoutFiles, .fhir, .ieee1752]
 
     /// Every registered output the arguments ask for, in the registration's order.
     static func outputs(_ arguments: Arguments) throws(UsageError) -> [any RunOutput] {
@@ -113,5 +114,62 @@ extension CommandLineOutput {
             } catch {
                 throw UsageError(error)
             }
+        })
+}
+
+extension CommandLineOutput {
+    /// `--fhir <folder> [--level daily|samples] [--no-patient] [--bundle]`, on `export` only.
+    static let fhir = CommandLineOutput(
+        importOptions: [],
+        exportOptions: [
+            .init(
+                "--fhir", value: "<folder>",
+                help:
+                    "Write FHIR R4 Bulk Data NDJSON: Observation.ndjson, Device.ndjson, Patient.ndjson (docs/fhir.md); "
+                    + "unchanged files are not rewritten.", valueIsFile: true),
+            .init(
+                "--level", value: "daily|samples",
+                help:
+                    "With --fhir or --ieee1752: one value per day and metric from the rollups, or every sample (streamed).",
+                default: "daily"),
+            .init("--no-patient", help: "With --fhir: no Patient resource and no subject references."),
+            .init("--bundle", help: "With --fhir: one transaction Bundle (bundle.json) instead of NDJSON files."),
+        ],
+        make: { arguments throws(UsageError) in
+            guard let folder = arguments.values["--fhir"] else { return nil }
+            var output = FHIROutput(folder: folder)
+            if let text = arguments.values["--level"] {
+                guard let level = ExportLevel(rawValue: text) else {
+                    throw UsageError(message: "The value '\(text)' is invalid for '--level' (daily or samples)")
+                }
+                output.options.level = level
+            }
+            output.options.patient = !arguments.flags.contains("--no-patient")
+            output.options.bundle = arguments.flags.contains("--bundle")
+            return output
+        })
+}
+
+extension CommandLineOutput {
+    /// `--ieee1752 <folder>`, on `export` only; `--level` (declared by `fhir`) applies to both.
+    static let ieee1752 = CommandLineOutput(
+        importOptions: [],
+        exportOptions: [
+            .init(
+                "--ieee1752", value: "<folder>",
+                help:
+                    "Write IEEE 1752.1 data points, one NDJSON file per schema (step-count.ndjson, heart-rate.ndjson and others; docs/fhir.md); "
+                    + "--level applies as with --fhir.", valueIsFile: true)
+        ],
+        make: { arguments throws(UsageError) in
+            guard let folder = arguments.values["--ieee1752"] else { return nil }
+            var output = IEEE1752Output(folder: folder)
+            if let text = arguments.values["--level"] {
+                guard let level = ExportLevel(rawValue: text) else {
+                    throw UsageError(message: "The value '\(text)' is invalid for '--level' (daily or samples)")
+                }
+                output.level = level
+            }
+            return output
         })
 }

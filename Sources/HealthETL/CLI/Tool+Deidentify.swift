@@ -9,7 +9,7 @@ extension CommandDescription {
             + "(docs/privacy.md).",
         usage: [
             "deidentify --db <path> --out <path> --key-file <path> [--routes drop|relative] [--shift-dates] "
-                + "[--person <id>] [--replace] [--quiet]"
+                + "[--person <id>] [--keep-unknown-apps] [--replace] [--quiet]"
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to copy (never changed).", valueIsFile: true),
@@ -30,6 +30,10 @@ extension CommandDescription {
             Option(
                 "--person", value: "<id>",
                 help: "The person of a cohort: their own date shift, and their pseudonym recorded in the copy."),
+            Option(
+                "--keep-unknown-apps",
+                help: "Keep app names that are not on the list of known HealthKit apps (they are pseudonymised "
+                    + "by default: an app can be named after its owner). Check the names first."),
             Option("--replace", help: "Replace an existing output (a nightly run)."),
             Option("--quiet", help: "Print nothing on success."),
         ],
@@ -59,6 +63,7 @@ extension Tool {
             }
             options.shiftDates = arguments.flags.contains("--shift-dates")
             options.replaceOutput = arguments.flags.contains("--replace")
+            options.keepUnknownApps = arguments.flags.contains("--keep-unknown-apps")
             if let person = arguments.values["--person"] {
                 guard !person.isEmpty else { throw UsageError(message: "The value of '--person <id>' is empty") }
                 options.person = person

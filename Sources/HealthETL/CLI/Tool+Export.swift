@@ -7,13 +7,15 @@ extension CommandDescription {
     static let exportCommand = CommandDescription(
         name: "export",
         abstract:
-            "Write an existing database as CSV files, as a Parquet lake (one folder per table and view), or its "
-            + "workouts as FIT, TCX or GPX files.",
+            "Write an existing database as CSV files, as a Parquet lake (one folder per table and view), as FHIR R4 "
+            + "or IEEE 1752.1, or its workouts as FIT, TCX or GPX files.",
         usage: [
             "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
             "export --db <path> --parquet <lake> [--person <id>]",
             "export --db <path> --workouts <folder> [--format fit|tcx|gpx] [--start <day>] [--end <day>] "
                 + "[--activity <activity>] [--no-position]",
+            "export --db <path> --fhir <folder> [--level daily|samples] [--no-patient] [--bundle]",
+            "export --db <path> --ieee1752 <folder> [--level daily|samples]",
         ],
         options: [
             Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
@@ -22,6 +24,7 @@ extension CommandDescription {
             "healthetl export --db health.sqlite --csv out/ --excel",
             "healthetl export --db p123.sqlite --parquet lake/ --person P123",
             "healthetl export --db health.sqlite --workouts workouts/ --format tcx --start 2025-01-01",
+            "healthetl export --db health.sqlite --fhir fhir/",
         ])
 }
 
@@ -41,12 +44,12 @@ extension Tool {
             + (arguments.flags.contains("--no-position") ? ["--no-position"] : [])
         guard let database = arguments.values["--db"],
             arguments.values["--csv"] != nil || lake != nil || arguments.values["--workouts"] != nil
+                || arguments.values["--fhir"] != nil || arguments.values["--ieee1752"] != nil
         else {
             return usageError(
                 UsageError(
-                    message:
-                        "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>' or '--workouts <folder>'"
-                ))
+                    message: "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>', "
+                        + "'--workouts <folder>', '--fhir <folder>' or '--ieee1752 <folder>'"))
         }
         if let option = workoutOptions.first, arguments.values["--workouts"] == nil {
             return usageError(UsageError(message: "'\(option)' on export goes with '--workouts <folder>'"))

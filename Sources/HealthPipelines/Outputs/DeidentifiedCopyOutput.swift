@@ -3,7 +3,7 @@ import HealthDeidentify
 import HealthModel
 
 /// The de-identified copy (HealthDeidentify) as a run's output: `{"deidentify": "<shared.sqlite>", "keyFile":
-/// "<secret.key>", "routes": "drop"|"relative", "shiftDates": b, "person": "<id>"}` in a pipeline, so a nightly
+/// "<secret.key>", "routes": "drop"|"relative", "shiftDates": b, "person": "<id>", "keepUnknownApps": b}` in a pipeline, so a nightly
 /// run keeps the shared copy current. Made from the run's own SQLite database, replaced when complete.
 public struct DeidentifiedCopyOutput: RunOutput, Equatable {
     /// The de-identified copy, replaced after every run (docs/privacy.md).
@@ -13,6 +13,8 @@ public struct DeidentifiedCopyOutput: RunOutput, Equatable {
     public var routes = "drop"
     public var shiftDates = false
     public var person: String?
+    /// Keep source names on no list of known apps (pseudonymised by default).
+    public var keepUnknownApps = false
 
     public init(path: String, keyFile: String) {
         self.path = path
@@ -24,7 +26,8 @@ public struct DeidentifiedCopyOutput: RunOutput, Equatable {
     public var needsKeptDatabase: Bool { true }
 
     public var plannedDescription: String {
-        "\(path) (key \(keyFile); routes \(routes); \(shiftDates ? "dates shifted" : "dates kept"))"
+        "\(path) (key \(keyFile); routes \(routes); \(shiftDates ? "dates shifted" : "dates kept")"
+            + (keepUnknownApps ? "; unknown app names kept)" : ")")
     }
 
     public func produce(from databasePath: String) throws -> RunOutputResult {
@@ -32,6 +35,7 @@ public struct DeidentifiedCopyOutput: RunOutput, Equatable {
         options.routes = DeidentificationRules.Routes(rawValue: routes) ?? .drop
         options.shiftDates = shiftDates
         options.person = person
+        options.keepUnknownApps = keepUnknownApps
         options.replaceOutput = true
         let copy = try Deidentifier.run(
             databasePath: databasePath, outputPath: path, keyPath: keyFile, options: options)
@@ -51,7 +55,7 @@ public struct DeidentifiedCopyOutput: RunOutput, Equatable {
 
 extension PipelineOutputKind {
     static let deidentifiedCopy = PipelineOutputKind(
-        key: "deidentify", fields: ["deidentify", "keyFile", "routes", "shiftDates", "person"],
+        key: "deidentify", fields: ["deidentify", "keyFile", "routes", "shiftDates", "person", "keepUnknownApps"],
         keptDatabaseProblem: "a de-identified copy is made from the database of a sqlite sink",
         parse: { parser, object, path in parser.parseDeidentify(object, at: path) })
 }
@@ -90,6 +94,9 @@ extension PipelineParser {
         }
         if let shift = value["shiftDates"] {
             output.shiftDates = reader.bool(shift, at: PipelineJSONReader.path(path, "shiftDates")) ?? false
+        }
+        if let keep = value["keepUnknownApps"] {
+            output.keepUnknownApps = reader.bool(keep, at: PipelineJSONReader.path(path, "keepUnknownApps")) ?? false
         }
         if let person = value["person"] {
             output.person = reader.nonEmptyString(person, at: PipelineJSONReader.path(path, "person"))

@@ -13,6 +13,6 @@ struct PipelineOutputKind: Sendable {
     let parse: @Sendable (_ parser: inout PipelineParser, _ object: [String: Any], _ path: String) -> (any RunOutput)?
 
     static let registered: [PipelineOutputKind] = [
-        .csvFolder, .htmlReport, .parquetLake, .deidentifiedCopy, .workoutFiles,
+        .csvFolder, .htmlReport, .parquetLake, .deidentifiedCopy, .workoutFiles, .fhir, .ieee1752,
     ]
 }
