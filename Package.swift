@@ -18,7 +18,6 @@ import PackageDescription
 
 // No compiler flags here: SwiftPM refuses a package with unsafe compiler flags as a dependency. The shipped executable's
 // settings (exclusivity checks off, cross-module optimisation) are given by scripts/release-flags.
-let release: [SwiftSetting] = []
 
 let package = Package(
     name: "healthetl",
@@ -48,84 +47,72 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Value types and the shared vocabulary: items, timestamps, ImportError, ExportStage, ImportSummary.
-        .target(name: "HealthModel", swiftSettings: release),
+        .target(name: "HealthModel"),
         // JSON in memory, with its limits and byte positions: `JSONParser` builds a `JSON` tree, `JSONGrammar` only
         // checks the grammar (no allocation). The feed's streaming `JSONArrayScanner` stays with its reader.
-        .target(name: "HealthJSON", swiftSettings: release),
+        .target(name: "HealthJSON"),
         // The export read as a stream of items: zip, XML (libxml2), side files, State of Mind JSON.
         .target(
-            name: "HealthReading", dependencies: ["HealthModel", "HealthJSON", "CLibXML2", "CZlib"],
-            swiftSettings: release),
+            name: "HealthReading", dependencies: ["HealthModel", "HealthJSON", "CLibXML2", "CZlib"]),
         // Transforms between reader and sink: filter, units, valence.
-        .target(name: "HealthStages", dependencies: ["HealthModel"], swiftSettings: release),
+        .target(name: "HealthStages", dependencies: ["HealthModel"]),
         // Statistics per hour, day, week and month from sorted samples (pure).
-        .target(name: "HealthRollups", dependencies: ["HealthModel"], swiftSettings: release),
+        .target(name: "HealthRollups", dependencies: ["HealthModel"]),
         // The only Swift files that call sqlite3: connection, statements, functions, row reader.
-        .target(name: "HealthSQLite", dependencies: ["HealthModel", "CSQLite"], swiftSettings: release),
+        .target(name: "HealthSQLite", dependencies: ["HealthModel", "CSQLite"]),
         // The schema, described once (tables, views, docs), its migrations, and what every reader of a database
         // shares: opening it to read (StoredDatabase), its lock's holder, AtomicFile.
         .target(
-            name: "HealthSchema", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite"], swiftSettings: release
+            name: "HealthSchema", dependencies: ["HealthModel", "HealthRollups", "HealthSQLite"]
         ),
         // The SQLite sink: dedup, re-imports, deletions, runs, rollup tables, status.
         .target(
             name: "HealthStore",
-            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"]),
         // One import: reader → stages (on a second thread) → sink.
         .target(
             name: "HealthImport",
-            dependencies: ["HealthModel", "HealthReading", "HealthStages", "HealthSchema", "HealthStore"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthReading", "HealthStages", "HealthSchema", "HealthStore"]),
         // CSV folders from a database (or from an export through a scratch database).
         .target(
-            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            name: "HealthCSV", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"]),
         // healthetl report: one HTML page from a database.
         .target(
-            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            name: "HTMLReport", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"]),
         // The PostgreSQL back end: a working copy checked out, imported into, published back (libpq).
         .target(
             name: "HealthPostgres",
-            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthStore", "CPostgres"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthStore", "CPostgres"]),
         // Datasette's metadata and canned queries from the schema.
         .target(
-            name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            name: "HealthDatasette", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"]),
         // healthetl mcp: an MCP server over stdio answering from a database, read-only by construction.
         .target(
             name: "HealthMCP",
-            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthJSON", "HealthRollups", "HealthSQLite", "HealthSchema"]),
         // The Parquet format, write side: Thrift compact footer and page headers, dictionary and RLE encodings (zstd).
-        .target(name: "HealthParquet", dependencies: ["CZstd"], swiftSettings: release),
+        .target(name: "HealthParquet", dependencies: ["CZstd"]),
         // healthetl export --parquet: the lake of a database, one folder per table and view, a partition per person.
         .target(
             name: "HealthLake",
-            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthSQLite", "HealthSchema", "HealthParquet"]),
         // healthetl export --workouts: one FIT, TCX or GPX file per workout, for training apps.
         .target(
-            name: "HealthWorkoutFiles", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            name: "HealthWorkoutFiles", dependencies: ["HealthModel", "HealthSQLite", "HealthSchema"]),
         // healthetl export --fhir: FHIR R4 Bulk Data NDJSON (and IEEE 1752.1 data points) from a database.
         .target(
-            name: "HealthFHIR", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthSchema"],
-            swiftSettings: release),
+            name: "HealthFHIR", dependencies: ["HealthModel", "HealthJSON", "HealthSQLite", "HealthSchema"]),
         // healthetl deidentify: a copy of a database without names, identifiers, places or (optionally) true dates.
         .target(
             name: "HealthDeidentify",
-            dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore", "CCrypto"],
-            swiftSettings: release),
+            dependencies: ["HealthModel", "HealthRollups", "HealthSQLite", "HealthSchema", "HealthStore", "CCrypto"]),
         // Pipeline files and the plan of a run (which sinks), for both `import` and `run`.
         .target(
             name: "HealthPipelines",
             dependencies: [
                 "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles", "HealthFHIR",
-            ], swiftSettings: release),
+            ]),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
             name: "HealthETL",
@@ -133,7 +120,7 @@ let package = Package(
                 "HealthModel", "HealthStages", "HealthSchema", "HealthStore", "HealthImport", "HealthCSV",
                 "HTMLReport", "HealthPostgres", "HealthDatasette", "HealthMCP", "HealthLake", "HealthDeidentify",
                 "HealthPipelines", "HealthWorkoutFiles", "HealthFHIR",
-            ], swiftSettings: release),
+            ]),
         // The executable only wires stdin/stdout/exit codes to `Tool(…).run`.
         .executableTarget(name: "healthetl", dependencies: ["HealthETL"]),
 
