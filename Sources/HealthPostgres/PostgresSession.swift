@@ -68,8 +68,9 @@ final class PostgresSession {
     }
 
     /// Creates healthetl's tables on first use, under a server-wide advisory lock so that two first importers
-    /// do not both create them; upgrades a schema of an earlier version (`PostgresSchemaUpgrade`, in this
-    /// transaction: all of it or nothing); refuses a schema written by another version.
+    /// do not both create them; brings a schema of an earlier version to this one (`SchemaMigrator.postgres`, in
+    /// this transaction: all of it or nothing), which refuses one of a later version. The caller names the
+    /// destination in errors (`describe`).
     static func ensureSchema(_ connection: PostgresConnection) throws {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
@@ -77,15 +78,15 @@ final class PostgresSession {
             if try connection.scalar("SELECT to_regclass($1)", ["\(PostgresSchema.name).schema_info"]) == nil {
                 for statement in PostgresSchema.createStatements { try connection.execute(statement) }
             } else {
-                var version = try connection.scalar(
+                let found = try connection.scalar(
                     "SELECT value FROM \(PostgresSchema.name).schema_info WHERE key = 'schema_version'")
-                if let found = version { version = try PostgresSchemaUpgrade.upgrade(connection, from: found) }
-                guard version == String(Schema.userVersion) else {
+                guard let version = found.flatMap({ Int($0) }) else {
                     throw ImportError(
                         .output,
                         "the PostgreSQL schema \(PostgresSchema.name) was written by another version of healthetl "
-                            + "(schema version \(version ?? "none"), expected \(Schema.userVersion))")
+                            + "(schema version \(found ?? "none"), expected \(Schema.userVersion))")
                 }
+                _ = try SchemaMigrator.postgres.migrate(connection, from: version, file: nil)
             }
             try connection.execute("COMMIT")
         } catch {

@@ -19,7 +19,7 @@ struct StoreOpening {
     /// `local_date` is recomputed in it.
     init(_ target: SQLiteTarget, timeZone requested: TimeZone?, convertsUnits: Bool) throws {
         let connection = target.connection
-        (hadData, upgradedSchema) = try Self.prepareSchema(connection, isNew: target.isNew)
+        (hadData, upgradedSchema) = try Self.prepareSchema(connection, isNew: target.isNew, path: target.path)
         let stored = try Self.storedTimeZone(connection)
         storedTimeZone = stored?.identifier
         timeZone = requested ?? stored ?? TimeZone.current
@@ -29,11 +29,13 @@ struct StoreOpening {
         if hadData { try Self.checkUnitSetting(connection, convertsUnits: convertsUnits, path: target.path) }
     }
 
-    /// Creates the schema in a new (or empty) database, or checks an existing one; migrates a version-1
-    /// database by rebuilding its data tables (the run then refills them), later ones step by step
-    /// (`SchemaMigration`). Returns whether the database holds data of earlier runs to
-    /// match against.
-    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool) throws -> (hadData: Bool, upgraded: Bool) {
+    /// Creates the schema in a new (or empty) database; brings an existing one of healthetl's to this version
+    /// (`SchemaMigrator.sqlite`, which decides what runs and refuses a later version) and does what the
+    /// migration left for after it. Returns whether the database holds data of earlier runs to match against, and
+    /// whether the commit compacts the file.
+    static func prepareSchema(_ connection: SQLiteConnection, isNew: Bool, path: String) throws -> (
+        hadData: Bool, upgraded: Bool
+    ) {
         if isNew {
             // Indexes before the load rather than after: rows arrive grouped by type and in time order within
             // a type, so keeping these indexes up to date is nearly sequential and runs while the other thread
@@ -44,47 +46,19 @@ struct StoreOpening {
         }
         switch try SchemaState(of: connection) {
         case .empty:
-            return try prepareSchema(connection, isNew: true)
-        case .current:
-            return (true, false)
-        case .older(1):
-            try SchemaMigration.fromVersion1(connection)
-            return (true, false)
-        case .older(2):
-            try SchemaMigration.fromVersion2(connection)
-            try SchemaMigration.fromVersion3(connection)
-            try addBaselines(connection)
-            return (true, true)
-        case .older(3):
-            try SchemaMigration.fromVersion3(connection)
-            try addBaselines(connection)
-            return (true, true)
-        case .older(4):
-            try addBaselines(connection)
-            return (true, false)
-        case .older(5):
-            // The old table's pages are reused by later rows; the commit compacts the file only when they
-            // are more than a quarter of it (`RunEnd.commit`).
-            try SchemaMigration.fromVersion5(connection)
-            return (true, false)
-        case .older(let version), .newer(let version):
-            throw ImportError(
-                .output,
-                "the database was not written by this version of healthetl (user_version \(version), expected "
-                    + "\(Schema.userVersion))", hint: "import into a new file")
+            return try prepareSchema(connection, isNew: true, path: path)
+        case .current, .older, .newer:
+            let aftermath = try SchemaMigrator.sqlite.migrate(connection, file: path)
+            // The rows of the steps' new, empty `baselines` (the run then updates them with the rollups it
+            // rebuilds, as in any database).
+            if aftermath.contains(.computesBaselines) { _ = try BaselineTable.update(connection, only: nil) }
+            return (true, aftermath.contains(.compactsFile))
         case .foreign:
             // Another application's SQLite file, never to be written into.
             throw ImportError(
                 .output, "not a healthetl database (it holds another application's tables)",
                 hint: "import into a new file")
         }
-    }
-
-    /// Version 4 → 6: `baselines`, computed from the rollups the database has (the run then updates them with
-    /// the rollups it rebuilds, as in any database).
-    static func addBaselines(_ connection: SQLiteConnection) throws {
-        try SchemaMigration.fromVersion4(connection)
-        _ = try BaselineTable.update(connection, only: nil)
     }
 
     /// The zone an earlier run computed `local_date` in, if any.

@@ -1,7 +1,35 @@
 import HealthSQLite
 
-/// Brings databases of earlier healthetl versions to `Schema.userVersion`.
-package enum SchemaMigration {
+extension SchemaMigrator<SQLiteConnection> {
+    /// SQLite's migrator: the version is `PRAGMA user_version`.
+    package static var sqlite: Self {
+        Self(subject: "the database", steps: SQLiteMigrations.steps, startAfresh: "import into a new file") {
+            try $0.execute("PRAGMA user_version = \($1)")
+        }
+    }
+
+    /// Brings the database to `Schema.userVersion` from the version it has (`migrate(_:from:file:)`).
+    package func migrate(_ connection: SQLiteConnection, file: String?) throws -> MigrationAftermath {
+        let version = try connection.scalar("PRAGMA user_version").integer ?? 0
+        return try migrate(connection, from: Int(version), file: file)
+    }
+}
+
+/// The steps that bring databases of earlier healthetl versions to `Schema.userVersion`, keyed by the version
+/// each starts from; `PostgresMigrations.steps` are the server's, with the same keys from version 2 on.
+package enum SQLiteMigrations {
+    package static var steps: [MigrationStep<SQLiteConnection>] {
+        [
+            MigrationStep(from: 1, to: Schema.userVersion, fromVersion1),
+            MigrationStep(from: 2, to: 3, fromVersion2),
+            MigrationStep(from: 3, to: 4, aftermath: .compactsFile, fromVersion3),
+            MigrationStep(from: 4, to: 6, aftermath: .computesBaselines, fromVersion4),
+            // `baselines`' old pages are reused by later rows; the commit compacts the file only when they are
+            // more than a quarter of it (`RunEnd.commit`).
+            MigrationStep(from: 5, to: 6, fromVersion5),
+        ]
+    }
+
     /// Version 1 had no identities on workouts and correlations and no incremental tables, and replaced all
     /// its data on every import anyway. So its data tables are rebuilt empty (the running import refills
     /// them from the export) and only the history of runs is kept, extended with the new columns.
@@ -22,7 +50,6 @@ package enum SchemaMigration {
         for statement in Schema.dictionaryContents { try connection.execute(statement) }
         for view in Schema.views { try connection.execute(view) }
         for index in Schema.indexes { try connection.execute(index) }
-        try connection.execute("PRAGMA user_version = \(Schema.userVersion)")
     }
 
     /// Version 3 added `workouts.local_start`, the `data_types` table and two indexes for the workout overview.
@@ -33,7 +60,6 @@ package enum SchemaMigration {
         try connection.execute("ALTER TABLE workouts ADD COLUMN local_start TEXT")
         // swift-format-ignore: NeverForceUnwrap
         try connection.execute(Schema.tables.first { $0.name == "data_types" }!.createSQL)
-        try connection.execute("PRAGMA user_version = 3")
     }
 
     /// Version 4 stores the six largest tables compactly (`Schema.version4CompactNames`), under views with
@@ -41,7 +67,7 @@ package enum SchemaMigration {
     /// transaction of the run that found the old version: a run that fails or is killed leaves version 3 as
     /// it was (SQLite's log undoes all of it); a run that commits leaves version 4 complete. Row ids, and so
     /// every reference to a row, stay the same. The file keeps the old tables' pages as free space until
-    /// `SQLiteTarget` gives them back after the commit (VACUUM).
+    /// `SQLiteTarget` gives them back after the commit (VACUUM: the `compactsFile` aftermath).
     package static func fromVersion3(_ connection: SQLiteConnection) throws {
         for row in try connection.query("SELECT name FROM sqlite_master WHERE type = 'view'") {
             guard let name = row[0].text else { continue }
@@ -99,16 +125,14 @@ package enum SchemaMigration {
         for index in Schema.indexes {
             try connection.execute(index.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
-        try connection.execute("PRAGMA user_version = 4")
     }
 
     /// Version 5 added `baselines`, which version 6 stores compactly: a version 4 database gets version 6's
     /// tables and view here, empty; the writer computes the rows from the rollups the database has
-    /// (`BaselineTable`, called by the store right after this step).
+    /// (`BaselineTable`, the `computesBaselines` aftermath the opening runs after the last step).
     package static func fromVersion4(_ connection: SQLiteConnection) throws {
         try createBaselineTables(connection)
         try createBaselineView(connection)
-        try connection.execute("PRAGMA user_version = 6")
     }
 
     /// Version 6 stores `baselines` compactly (`Schema.baselineRows`): the rows are moved, with their rowids,
@@ -131,7 +155,6 @@ package enum SchemaMigration {
             """)
         try connection.execute("DROP TABLE baselines")  // and its index, baselines_type
         try createBaselineView(connection)
-        try connection.execute("PRAGMA user_version = 6")
     }
 
     private static func createBaselineTables(_ connection: SQLiteConnection) throws {

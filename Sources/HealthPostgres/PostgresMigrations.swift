@@ -1,37 +1,37 @@
 import HealthSchema
 import HealthStore
 
-/// Brings a `healthetl` schema written by an earlier version to `Schema.userVersion`, step by step (2 → 3 → 4 → 6,
-/// 5 → 6),
-/// inside the transaction of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: an upgrade
-/// that fails or is killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
-enum PostgresSchemaUpgrade {
-    /// Runs the steps from `version`; returns the version reached (the current one, or `version` itself when
-    /// no step starts there).
-    static func upgrade(_ connection: PostgresConnection, from version: String) throws -> String {
-        var version = version
-        if version == "2" {
-            for statement in fromVersion2 { try connection.execute(statement) }
-            version = "3"
+extension SchemaMigrator<PostgresConnection> {
+    /// The server's migrator: the version is `schema_info`'s `schema_version`. It runs inside the transaction
+    /// of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: a migration that fails or is
+    /// killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
+    static var postgres: Self {
+        Self(subject: "the PostgreSQL schema \(PostgresSchema.name)", steps: PostgresMigrations.steps, startAfresh: nil) {
+            try $0.execute("UPDATE \(PostgresSchema.name).schema_info SET value = '\($1)' WHERE key = 'schema_version'")
         }
-        if version == "3" {
-            try fromVersion3(connection)
-            version = "4"
-        }
-        if version == "4" {
-            for statement in fromVersion4 { try connection.execute(statement) }
-            version = "6"
-        }
-        if version == "5" {
-            try fromVersion5(connection)
-            version = "6"
-        }
-        return version
+    }
+}
+
+/// The steps that bring a `healthetl` schema written by an earlier version to `Schema.userVersion`, keyed by the
+/// version each starts from, as `SQLiteMigrations.steps` are (the server began at version 2). Nothing is left
+/// for afterwards: each person's next import computes what is missing in the working copy.
+enum PostgresMigrations {
+    static var steps: [MigrationStep<PostgresConnection>] {
+        [
+            MigrationStep(from: 2, to: 3) { connection in
+                for statement in fromVersion2 { try connection.execute(statement) }
+            },
+            MigrationStep(from: 3, to: 4, fromVersion3),
+            MigrationStep(from: 4, to: 6) { connection in
+                for statement in fromVersion4 { try connection.execute(statement) }
+            },
+            MigrationStep(from: 5, to: 6, fromVersion5),
+        ]
     }
 
     static let name = PostgresSchema.name
 
-    /// Version 3 added a column, a table, two indexes and a view (`SchemaMigration.fromVersion2` for SQLite).
+    /// Version 3 added a column, a table, two indexes and a view (`SQLiteMigrations.fromVersion2` for SQLite).
     /// Each person's new column and table are filled by their next import (the working copy does it). The view
     /// is version 4's (the next step's).
     static var fromVersion2: [String] {
@@ -41,19 +41,17 @@ enum PostgresSchemaUpgrade {
         return [
             "ALTER TABLE \(name).workouts ADD COLUMN local_start TEXT",
             dataTypes.createSQL,
-        ] + PostgresSchema.indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } } + [
-            "UPDATE \(name).schema_info SET value = '3' WHERE key = 'schema_version'"
-        ]
+        ] + PostgresSchema.indexes.filter { index in added.contains { index.hasPrefix("CREATE INDEX \($0) ") } }
     }
 
-    /// Version 5 added `baselines`, which version 6 stores compactly (`SchemaMigration.fromVersion4` for
+    /// Version 5 added `baselines`, which version 6 stores compactly (`SQLiteMigrations.fromVersion4` for
     /// SQLite): version 6's tables and view. Each person's rows are computed by their next import: the working
     /// copy finds the table empty and computes it whole (`BaselineTable`).
     static var fromVersion4: [String] {
-        baselineStorage + [baselineView, "UPDATE \(name).schema_info SET value = '6' WHERE key = 'schema_version'"]
+        baselineStorage + [baselineView]
     }
 
-    /// Version 6 stores `baselines` compactly (`SchemaMigration.fromVersion5` for SQLite): every person's rows
+    /// Version 6 stores `baselines` compactly (`SQLiteMigrations.fromVersion5` for SQLite): every person's rows
     /// move to `baseline_rows` with their `row_key`, each person's metrics numbered in the order they first
     /// appear, so a person's next check-out is what a working copy upgraded by SQLite would be. Nothing is
     /// computed again; a conversion that would lose a row fails the upgrade.
@@ -78,7 +76,6 @@ enum PostgresSchemaUpgrade {
         try connection.execute("DROP TABLE \(name).baselines")
         try connection.execute(baselineView)
         try connection.execute("ANALYZE \(name).baseline_metrics, \(name).baseline_rows")
-        try connection.execute("UPDATE \(name).schema_info SET value = '6' WHERE key = 'schema_version'")
     }
 
     /// `baseline_metrics` and `baseline_rows` with their index.
@@ -96,7 +93,7 @@ enum PostgresSchemaUpgrade {
     }
 
     /// Version 4 stores the six largest tables compactly under views with their old names and columns, as
-    /// `SchemaMigration.fromVersion3` does for SQLite: every person's rows are converted on the server, in one
+    /// `SQLiteMigrations.fromVersion3` does for SQLite: every person's rows are converted on the server, in one
     /// statement per table, with per-person dictionaries numbered in byte order of the names (as SQLite's
     /// upgrade numbers them). Keys (`id`, `row_key`) stay, so a person's next check-out is what a working copy
     /// upgraded by SQLite would be. Each conversion must move every row: one that would lose a row (a value
@@ -188,7 +185,6 @@ enum PostgresSchemaUpgrade {
         }
         // Statistics now rather than whenever autovacuum comes: the views' joins are planned from them.
         try connection.execute("ANALYZE " + added.map { "\(name).\($0)" }.joined(separator: ", "))
-        try connection.execute("UPDATE \(name).schema_info SET value = '4' WHERE key = 'schema_version'")
     }
 
     /// Runs `insert`, which converts the rows of `table`, and fails unless it inserted as many rows as the
@@ -210,7 +206,7 @@ enum PostgresSchemaUpgrade {
             .joined(separator: ", ") + ") AS fixed (id, name)"
     }
 
-    // The conversions of `SchemaMigration.fromVersion3`, for the text version 3 wrote. Other text becomes NULL, as
+    // The conversions of `SQLiteMigrations.fromVersion3`, for the text version 3 wrote. Other text becomes NULL, as
     // SQLite's date functions make it. The shape is checked with LIKE: a regular expression cost a microsecond a
     // row, a third of the conversion (measured). Text of the right shape with other characters than digits,
     // which version 3 never wrote, fails the cast and so the whole upgrade, rather than losing a value.
