@@ -6,8 +6,9 @@ extension SchemaMigrator<PostgresConnection> {
     /// of `PostgresSession.ensureSchema`, which holds the server-wide schema lock: a migration that fails or is
     /// killed leaves the schema exactly as it was (PostgreSQL's DDL is transactional).
     static var postgres: Self {
-        Self(subject: "the PostgreSQL schema \(PostgresSchema.name)", steps: PostgresMigrations.steps, startAfresh: nil) {
-            try $0.execute("UPDATE \(PostgresSchema.name).schema_info SET value = '\($1)' WHERE key = 'schema_version'")
+        let name = PostgresSchema.name
+        return Self(subject: "the PostgreSQL schema \(name)", steps: PostgresMigrations.steps, startAfresh: nil) {
+            try $0.execute("UPDATE \(name).schema_info SET value = '\($1)' WHERE key = 'schema_version'")
         }
     }
 }

@@ -20,6 +20,7 @@ extension SchemaMigrator<SQLiteConnection> {
 package enum SQLiteMigrations {
     package static var steps: [MigrationStep<SQLiteConnection>] {
         [
+            // Rebuilt as this version's schema, whichever it is (the run refills it).
             MigrationStep(from: 1, to: Schema.userVersion, fromVersion1),
             MigrationStep(from: 2, to: 3, fromVersion2),
             MigrationStep(from: 3, to: 4, aftermath: .compactsFile, fromVersion3),

@@ -72,7 +72,8 @@ package struct SchemaMigrator<Database> {
             throw ImportError(
                 .output, "\(subject) was written by a later healthetl (schema version \(version), expected \(target))",
                 file: file,
-                hint: ["use the healthetl version that wrote it", startAfresh].compactMap { $0 }.joined(separator: ", or "))
+                hint: (["use the healthetl version that wrote it"] + [startAfresh].compactMap { $0 })
+                    .joined(separator: ", or "))
         }
         guard let path = path(from: version) else {
             throw ImportError(

@@ -19,21 +19,21 @@ struct SchemaMigratorTests {
     /// Steps 1 → 2, 2 → 4 (jumping over 3) and 3 → 4, ending at 4, as version 4's step jumps over 5 in SQLite's list.
     static var migrator: SchemaMigrator<Log> {
         SchemaMigrator<Log>(
-        subject: "the log",
-        steps: [
-            MigrationStep(from: 3, to: 4) { $0.entries.append("3") },
-            MigrationStep(from: 1, to: 2) { $0.entries.append("1") },
-            MigrationStep(from: 2, to: 4, aftermath: .computesBaselines) { $0.entries.append("2") },
-        ], startAfresh: "start a new log", target: 4
+            subject: "the log",
+            steps: [
+                MigrationStep(from: 3, to: 4) { $0.entries.append("3") },
+                MigrationStep(from: 1, to: 2) { $0.entries.append("1") },
+                MigrationStep(from: 2, to: 4, aftermath: .computesBaselines) { $0.entries.append("2") },
+            ], startAfresh: "start a new log", target: 4
         ) { log, version in log.entries.append("version \(version)") }
     }
 
-    @Test(arguments: [
-        (1, ["1", "version 2", "2", "version 4"], .computesBaselines), (2, ["2", "version 4"], .computesBaselines),
-        (3, ["3", "version 4"], []), (4, [], []),
-    ] as [(Int, [String], MigrationAftermath)])
-    func runsEachStepFromWhereTheOneBeforeLanded(from version: Int, runs: [String], leaves: MigrationAftermath) throws
-    {
+    @Test(
+        arguments: [
+            (1, ["1", "version 2", "2", "version 4"], .computesBaselines), (2, ["2", "version 4"], .computesBaselines),
+            (3, ["3", "version 4"], []), (4, [], []),
+        ] as [(Int, [String], MigrationAftermath)])
+    func runsEachStepFromWhereTheOneBeforeLanded(from version: Int, runs: [String], leaves: MigrationAftermath) throws {
         let log = Log()
         #expect(try Self.migrator.migrate(log, from: version, file: "log") == leaves)
         #expect(log.entries == runs)
