@@ -73,7 +73,10 @@ final class FeedMerge {
     /// Where a feed point goes. The common case, a point later than every feed row of its type, costs no
     /// lookup; an earlier one is looked up (an identical row is kept; a second point at the same start in the
     /// same file replaces the first).
-    func place(_ sample: Sample, table: TrackedTable, identity: Int64) throws -> FeedPlacement {
+    /// A repeated earlier row is reported met, and a row of this run the file replaces, taken out, in `report`.
+    func place(_ sample: Sample, table: TrackedTable, identity: Int64, into report: inout WriteReport) throws
+        -> FeedPlacement
+    {
         guard let start = sample.startDate?.seconds else { return .insert }
         if let cutoff, start < cutoff {
             beforeExport += 1
@@ -87,13 +90,15 @@ final class FeedMerge {
             return .insert
         }
         if let id = try feedRows.identical(table, type: type, start: start, identity: identity) {
-            keep(table, id: id, type: type, start: sample.startDate, end: sample.endDate, identity: identity)
+            keep(
+                table, id: id, type: type, start: sample.startDate, end: sample.endDate, identity: identity,
+                into: &report)
             return .kept(id)
         }
         if start <= newestInFile(type) {
             for (id, value) in try feedRows.rows(table, type: type, start: start)
             where id > fileFirstID[table.rawValue] && (table != .category || value == sample.textValue) {
-                try session.removeFeedRow(table, id: id, reason: .feedResent)
+                try session.removeFeedRow(table, id: id, reason: .feedResent, into: &report)
                 duplicatesInFile += 1
             }
         }
@@ -103,7 +108,7 @@ final class FeedMerge {
 
     /// Whether a feed workout is to be written: not when the last export covers its start, nor when the
     /// database has it already.
-    func placeWorkout(_ workout: Workout, identity: Int64) throws -> Bool {
+    func placeWorkout(_ workout: Workout, identity: Int64, into report: inout WriteReport) throws -> Bool {
         guard let start = workout.startDate?.seconds else { return true }
         if let cutoff, start < cutoff {
             beforeExport += 1
@@ -113,7 +118,7 @@ final class FeedMerge {
         if let id = try feedRows.identicalWorkout(identity) {
             keep(
                 .workouts, id: id, type: workout.activityType, start: workout.startDate, end: workout.endDate,
-                identity: identity)
+                identity: identity, into: &report)
             return false
         }
         inserted += 1
@@ -136,10 +141,11 @@ final class FeedMerge {
 
     /// A feed row the point repeats exactly: an earlier run's is met (unchanged); either stays.
     private func keep(
-        _ table: TrackedTable, id: Int64, type: String, start: Timestamp?, end: Timestamp?, identity: Int64
+        _ table: TrackedTable, id: Int64, type: String, start: Timestamp?, end: Timestamp?, identity: Int64,
+        into report: inout WriteReport
     ) {
         if session.markSeen(table, id: id) {
-            session.countUnchanged(table, type: type, identity: identity, start: start, end: end, creation: nil)
+            report.countUnchanged(table, type: type, identity: identity, start: start, end: end, creation: nil)
             unchanged += 1
         }
         _ = kept[table.rawValue].insert(id)
@@ -157,7 +163,7 @@ final class FeedMerge {
 
     /// Ends a feed file: per type, the feed rows of earlier files or runs inside the time the file covers
     /// (`spans`: its first and last start per type) that it did not repeat are replaced by its points.
-    func endFile(spans: [String: (start: Int64, end: Int64)]) throws {
+    func endFile(spans: [String: (start: Int64, end: Int64)], into report: inout WriteReport) throws {
         for (type, span) in spans.sorted(by: { $0.key < $1.key }) {
             guard let table = tables[type] else { continue }
             let from = max(span.start, cutoff ?? Int64.min)
@@ -168,7 +174,7 @@ final class FeedMerge {
                 id <= fileFirstID && !kept.contains(id)
             }
             for id in replaced {
-                try session.removeFeedRow(table, id: id, reason: .feedResent)
+                try session.removeFeedRow(table, id: id, reason: .feedResent, into: &report)
                 resent += 1
             }
         }
@@ -178,9 +184,9 @@ final class FeedMerge {
 
     /// A feed run reports what the rule did; an export run retires the feed rows its `ExportDate` covers
     /// (unless the export itself met them).
-    func finish(_ summary: inout ImportSummary) throws {
+    func finish(_ summary: inout ImportSummary, into report: inout WriteReport) throws {
         if isFeed {
-            report(into: &summary)
+            self.report(into: &summary)
             return
         }
         guard let exportDate = summary.exportDate, session.isActive else { return }
@@ -190,7 +196,7 @@ final class FeedMerge {
         }
         // Workouts, few, go one by one: statistics, events and metadata hang off them.
         for id in try feedRows.rows(.workouts, before: exportDate) where !session.wasSeen(.workouts, id: id) {
-            try session.removeFeedRow(.workouts, id: id, reason: .feedSuperseded)
+            try session.removeFeedRow(.workouts, id: id, reason: .feedSuperseded, into: &report)
             retired += 1
         }
         if retired > 0 {

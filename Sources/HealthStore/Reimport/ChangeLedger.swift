@@ -29,20 +29,10 @@ struct ChangeLedger {
     mutating func countUnchanged(
         _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?
     ) {
-        countUnchanged(
-            table, type: type, identity: identity, startSeconds: start?.seconds, endSeconds: end?.seconds,
-            creationSeconds: creation?.seconds)
-    }
-
-    /// Counts an earlier run's row met again, with its dates as read from the database (UTC seconds).
-    mutating func countUnchanged(
-        _ table: TrackedTable, type: String, identity: Int64, startSeconds: Int64?, endSeconds: Int64?,
-        creationSeconds: Int64?
-    ) {
-        update(Self.key(table, type: type), table: table) {
-            $0.unchanged += 1
-            $0.keep(identity: identity, start: startSeconds, end: endSeconds, creation: creationSeconds)
-        }
+        count(
+            LedgerFact(
+                kind: .unchanged, table: table, type: type, identity: identity, start: start, end: end,
+                creation: creation))
     }
 
     /// Counts a row this run inserted; `replacing` when it took the place of an earlier run's row.
@@ -50,10 +40,22 @@ struct ChangeLedger {
         _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
         replacing: Bool
     ) {
-        update(Self.key(table, type: type), table: table) {
-            if replacing { $0.replaced += 1 } else { $0.added += 1 }
-            $0.noteChange(start: start?.seconds)
-            $0.keep(identity: identity, start: start?.seconds, end: end?.seconds, creation: creation?.seconds)
+        count(
+            LedgerFact(
+                kind: replacing ? .replaced : .added, table: table, type: type, identity: identity, start: start,
+                end: end, creation: creation))
+    }
+
+    /// Counts a row a write reported (`WriteReport`): met unchanged, added or replacing an earlier run's.
+    @inline(__always) mutating func count(_ fact: LedgerFact) {
+        update(Self.key(fact.table, type: fact.type), table: fact.table) {
+            switch fact.kind {
+            case .unchanged: $0.unchanged += 1
+            case .added, .replaced:
+                if fact.kind == .replaced { $0.replaced += 1 } else { $0.added += 1 }
+                $0.noteChange(start: fact.start)
+            }
+            $0.keep(identity: fact.identity, start: fact.start, end: fact.end, creation: fact.creation)
         }
     }
 

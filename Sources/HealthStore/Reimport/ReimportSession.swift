@@ -6,8 +6,14 @@ import HealthSchema
 /// A run against the rows of earlier runs: which of them this export has met, and what it did per type
 /// (`ChangeLedger`). It matches rows (samples through their writer's look-up, correlations and workouts by
 /// identity), takes rows out (`RowRemover`: replaced by a sync version, resent or covered feed rows, and at
-/// the end those the export no longer has), and keeps the counts of all of it. For a new database it is
+/// the end those the export no longer has), and keeps the ledger of all of it. For a new database it is
 /// inactive: every row is new, and only the ledger counts.
+///
+/// Writers do not count into the ledger: the rows they met or inserted come in their `WriteReport`, which the
+/// front applies (`count`). What the session does itself (removals) it counts itself, and what a removal does
+/// to this run's rows (a row of this run taken out again) goes into the caller's report. Matching (`markSeen`,
+/// `matchNested`) stays a question asked and answered at once: it decides the outcome, and two identical
+/// samples of one item must not both match the same earlier row.
 final class ReimportSession {
     /// False for a new database: every row is new and nothing is looked up.
     let isActive: Bool
@@ -22,16 +28,14 @@ final class ReimportSession {
     private var ledger = ChangeLedger()
     private let connection: SQLiteConnection
     private let remover: RowRemover
-    private let tally: RunTally
     private let findCorrelation: SQLiteStatement
     private let findWorkout: SQLiteStatement
     /// The samples linked to a correlation (?1 its id).
     private let correlationChildren: SQLiteStatement
 
     /// `lastIDs`: the ids earlier runs gave out (`nil`: a new database, nothing to match).
-    init(_ connection: SQLiteConnection, lastIDs: LastRowIDs?, runID: Int64, tally: RunTally) throws {
+    init(_ connection: SQLiteConnection, lastIDs: LastRowIDs?, runID: Int64) throws {
         self.connection = connection
-        self.tally = tally
         remover = try RowRemover(connection, runID: runID)
         findCorrelation = try connection.prepare("SELECT id FROM correlations WHERE identity = ?1 ORDER BY id")
         findWorkout = try connection.prepare("SELECT id FROM workouts WHERE identity = ?1 ORDER BY id")
@@ -109,15 +113,16 @@ final class ReimportSession {
     }
 
     /// An unchanged correlation's children are met with it, also those the export did not repeat at top level
-    /// (against the format's rule): otherwise the end of the run would take them for deleted.
-    func markChildrenSeen(ofCorrelation id: Int64) throws {
+    /// (against the format's rule): otherwise the end of the run would take them for deleted. Each is reported
+    /// as met, with its dates as stored.
+    func markChildrenSeen(ofCorrelation id: Int64, into report: inout WriteReport) throws {
         for link in try correlationChildren.rows([.integer(id)]) {
             guard let name = link[0].text, let table = TrackedTable(name: name), case .integer(let childID) = link[1],
                 markSeen(table, id: childID),
                 let row = try remover.storedRow(table, id: childID),
                 case .integer(let identity) = row[1]
             else { continue }
-            ledger.countUnchanged(
+            report.countUnchanged(
                 table, type: row[0].text ?? "", identity: identity, startSeconds: row[2].integer,
                 endSeconds: row[3].integer, creationSeconds: row[4].integer)
         }
@@ -125,20 +130,9 @@ final class ReimportSession {
 
     // MARK: Counting
 
-    /// Counts a row met in this export that an earlier run stored.
-    func countUnchanged(
-        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?
-    ) {
-        ledger.countUnchanged(table, type: type, identity: identity, start: start, end: end, creation: creation)
-    }
-
-    /// Counts a row this run inserted; `replacing` when it took the place of an earlier run's row.
-    @inline(__always) func countInserted(
-        _ table: TrackedTable, type: String, identity: Int64, start: Timestamp?, end: Timestamp?, creation: Timestamp?,
-        replacing: Bool
-    ) {
-        ledger.countInserted(
-            table, type: type, identity: identity, start: start, end: end, creation: creation, replacing: replacing)
+    /// Counts the rows a write reported met or inserted (called by the front only, `SQLiteSink.apply`).
+    @inline(__always) func count(_ facts: SmallList<LedgerFact>) {
+        facts.forEach { ledger.count($0) }
     }
 
     // MARK: Taking rows out
@@ -159,37 +153,40 @@ final class ReimportSession {
     }
 
     /// Removes the sample row a higher sync version replaces; returns whether it was an earlier run's row (then
-    /// it is archived as `replaced`, and the new row counts as a replacement rather than an addition).
-    func replaceSample(_ row: SyncedRow) throws -> Bool {
+    /// it is archived as `replaced`, and the new row counts as a replacement rather than an addition). A row of
+    /// this run is reported taken out again, and its record dropped as replaced.
+    func replaceSample(_ row: SyncedRow, into report: inout WriteReport) throws -> Bool {
         guard case .samples(let table) = row.table, let removed = try remove(table, id: row.id, reason: .replaced)
         else { return false }
         ledger.uncount(removed, table: table)
         if !removed.wasPrevious {
-            tally.count(WrittenTable(table), -1)
-            tally.drop(.replaced)
+            report.count(WrittenTable(table), -1)
+            report.drop(.replaced)
         }
         return removed.wasPrevious
     }
 
     /// Removes a row of this run that a higher sync version superseded (a route) and everything hanging off it.
-    func removeSuperseded(_ row: SyncedRow) throws {
+    func removeSuperseded(_ row: SyncedRow, into report: inout WriteReport) throws {
         try remover.removeSuperseded(row.table, id: row.id)
         switch row.table {
-        case .routes: tally.count(.workoutRoutes, -1)
-        case .samples(let samples): tally.count(WrittenTable(samples), -1)
+        case .routes: report.count(.workoutRoutes, -1)
+        case .samples(let samples): report.count(WrittenTable(samples), -1)
         }
-        tally.drop(.replaced)
+        report.drop(.replaced)
     }
 
     /// Takes a feed row out: an earlier run's is archived in `deleted_samples` with `reason` and counted as
     /// replaced; one of this run (an earlier file) simply leaves again.
-    func removeFeedRow(_ table: TrackedTable, id: Int64, reason: RemovalReason) throws {
+    func removeFeedRow(_ table: TrackedTable, id: Int64, reason: RemovalReason, into report: inout WriteReport)
+        throws
+    {
         guard let removed = try remove(table, id: id, reason: reason) else { return }
         if removed.wasPrevious {
             ledger.countFeedReplaced(removed, table: table)
         } else {
             ledger.uncount(removed, table: table)
-            tally.count(WrittenTable(table), -1)
+            report.count(WrittenTable(table), -1)
         }
     }
 

@@ -18,11 +18,17 @@ enum DropReason: Int, CaseIterable {
     }
 }
 
-/// Records not stored, by reason: every dropped record is counted.
+/// Records not stored, by reason: every dropped record is counted. Inline storage, as `RowCounts`.
 struct DropCounts {
-    private var counts = [Int](repeating: 0, count: DropReason.allCases.count)
+    /// One counter per `DropReason` (a test checks `capacity` against `allCases`).
+    private var counts = InlineArray<4, Int>(repeating: 0)
+    var capacity: Int { counts.count }
 
     mutating func add(_ reason: DropReason) { counts[reason.rawValue] += 1 }
+
+    mutating func add(_ other: DropCounts) {
+        for index in counts.indices { counts[index] += other.counts[index] }
+    }
 
     subscript(reason: DropReason) -> Int { counts[reason.rawValue] }
 

@@ -48,12 +48,19 @@ enum WrittenTable: Int, CaseIterable {
     }
 }
 
-/// Rows written by a run, per table.
+/// Rows written by a run (or by one item, `WriteReport`), per table. Inline storage, not an array: a report
+/// is made per item, and must not allocate.
 struct RowCounts {
-    private var counts = [Int](repeating: 0, count: WrittenTable.allCases.count)
+    /// One counter per `WrittenTable` (a test checks `capacity` against `allCases`).
+    private var counts = InlineArray<23, Int>(repeating: 0)
+    var capacity: Int { counts.count }
 
     @inline(__always) mutating func add(_ table: WrittenTable, _ increment: Int = 1) {
         counts[table.rawValue] += increment
+    }
+
+    mutating func add(_ other: RowCounts) {
+        for index in counts.indices { counts[index] += other.counts[index] }
     }
 
     subscript(table: WrittenTable) -> Int { counts[table.rawValue] }

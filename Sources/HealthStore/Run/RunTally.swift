@@ -1,6 +1,6 @@
 /// What a run counts while it writes: rows per table, records not stored and why, the sink's own warnings, and
-/// types missing from the catalog. Every part of the sink counts into the run's one tally, only through these
-/// methods; the summary reads it at the end.
+/// types missing from the catalog. Only the front (`SQLiteSink`) holds it: the parts report what each item did
+/// (`WriteReport`), and the front adds the report here (`add`); the summary reads it at the end.
 final class RunTally {
     /// Rows written, by table (a replaced row of this run counts -1 again).
     private(set) var rows = RowCounts()
@@ -10,6 +10,14 @@ final class RunTally {
     private(set) var warnings: [String: Int] = [:]
     /// Types missing from the catalog (new iOS versions, `HKDataType…` names), stored by the fallback rule.
     private(set) var unknownTypes: [String: Int] = [:]
+
+    /// Adds what one item (or one step of the run's end) did.
+    @inline(__always) func add(_ report: WriteReport) {
+        rows.add(report.rows)
+        drops.add(report.drops)
+        report.warnings.forEach { warn($0) }
+        report.unknownTypes.forEach { noteUnknownType($0) }
+    }
 
     @inline(__always) func count(_ table: WrittenTable, _ increment: Int = 1) { rows.add(table, increment) }
 

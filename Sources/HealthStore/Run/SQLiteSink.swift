@@ -6,12 +6,14 @@ import HealthSchema
 /// Writes export items into the SQLite schema (`Schema`), in one transaction per run.
 ///
 /// A front: it composes the parts that own the run's state, routes each item to the writer of its kind, and
-/// orders the end of the run. Who writes what:
+/// orders the end of the run. Writers report, the front applies: each item is written into a `WriteReport`
+/// (rows per table, drops, warnings, unknown types, rows met or inserted), and `apply` alone turns it into the
+/// run's tally and the re-import session's ledger. Who writes what:
 ///
 /// | part | owns |
 /// |---|---|
 /// | `StoreOpening` | schema preparation and migration, the run's zone, the unit check |
-/// | `RunTally` | rows per table, drops, the sink's warnings, unknown types |
+/// | `RunTally` (held by the front only) | rows per table, drops, the sink's warnings, unknown types |
 /// | `ReimportSession` | the earlier runs' rows met, the change ledger, removals (`RowRemover`) |
 /// | `SampleWriter` (`SamplePolicy`) | sample rows and ids, type names, correlation candidates |
 /// | `CorrelationWriter`, `WorkoutWriter`, `RecordWriter`, `DocumentWriter` | their tables' rows and ids |
@@ -20,6 +22,7 @@ import HealthSchema
 /// | `RunEnd` | the tables computed at the end, the run's record (`RunRecorder`), the commit |
 public final class SQLiteSink {
     public let options: Options
+    /// Filled only by `apply`.
     private let tally = RunTally()
     private let session: ReimportSession
     private let feed: FeedMerge
@@ -67,11 +70,11 @@ public final class SQLiteSink {
             let lastIDs = opening.hadData ? try LastRowIDs(connection) : LastRowIDs()
             end = try RunEnd(target, opening: opening, options: options)
             session = try ReimportSession(
-                connection, lastIDs: opening.hadData ? lastIDs : nil, runID: end.recorder.runID, tally: tally)
+                connection, lastIDs: opening.hadData ? lastIDs : nil, runID: end.recorder.runID)
             feed = try FeedMerge(connection, isFeed: options.feed, session: session)
             let statements = try SchemaStatements(connection)
             let common = try CommonRows(
-                connection, hadData: opening.hadData, timeZone: opening.timeZone, tally: tally)
+                connection, hadData: opening.hadData, timeZone: opening.timeZone)
             let policy = SamplePolicy(
                 dropsExactDuplicates: options.dropExactDuplicates,
                 keepsHighestSyncVersion: options.keepHighestSyncVersion, isFeed: options.feed,
@@ -86,7 +89,7 @@ public final class SQLiteSink {
                 session: session, feed: feed)
             records = RecordWriter(
                 statements: statements, lastIDs: lastIDs, isFeed: options.feed, common: common, feed: feed)
-            documents = DocumentWriter(connection, statements: statements, tally: tally)
+            documents = DocumentWriter(connection, statements: statements)
         } catch let error as ImportError {
             target.rollback()
             throw error.located(file: path, entry: nil)
@@ -117,22 +120,28 @@ public final class SQLiteSink {
     /// `write`, with a sample's `SampleIdentity.fingerprint` when it was computed already (by the decoding
     /// thread, which has time to spare in a first import).
     public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
+        // One report per item, on the stack (it allocates nothing for a sample), applied as the item ends; also
+        // when it fails, so the failed run's record counts what was written before (as when writers counted
+        // into the tally directly).
+        var report = WriteReport()
+        defer { apply(report) }
         do {
             if !options.feed { try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind) }
             switch item {
-            case .sample(let sample): try samples.writeTopLevel(sample, identity: sampleIdentity)
-            case .correlation(let correlation): try correlations.write(correlation)
-            case .workout(let workout): try workouts.write(workout)
+            case .sample(let sample): try samples.writeTopLevel(sample, identity: sampleIdentity, into: &report)
+            case .correlation(let correlation): try correlations.write(correlation, into: &report)
+            case .workout(let workout): try workouts.write(workout, into: &report)
             case .header(_, let exportDate):  // the rest goes to import_runs
                 try session.checkExportDate(exportDate, allowOlder: options.allowOlderExport, path: end.target.path)
-            case .characteristics(let me): try records.writeMe(me)
-            case .activitySummary(let summary): try records.writeActivitySummary(summary)
-            case .clinicalRecord(let record): try records.writeClinicalRecord(record)
-            case .audiogram(let audiogram): try records.writeAudiogram(audiogram)
-            case .visionPrescription(let prescription): try records.writeVisionPrescription(prescription)
-            case .electrocardiogram(let recording): try records.writeECG(recording)
-            case .stateOfMind(let entry): try records.writeStateOfMind(entry)
-            case .document(let document): try documents.write(document)
+            case .characteristics(let me): try records.writeMe(me, into: &report)
+            case .activitySummary(let summary): try records.writeActivitySummary(summary, into: &report)
+            case .clinicalRecord(let record): try records.writeClinicalRecord(record, into: &report)
+            case .audiogram(let audiogram): try records.writeAudiogram(audiogram, into: &report)
+            case .visionPrescription(let prescription):
+                try records.writeVisionPrescription(prescription, into: &report)
+            case .electrocardiogram(let recording): try records.writeECG(recording, into: &report)
+            case .stateOfMind(let entry): try records.writeStateOfMind(entry, into: &report)
+            case .document(let document): try documents.write(document, into: &report)
             }
         } catch let error as SQLiteError {
             throw end.runError(error)
@@ -146,11 +155,22 @@ public final class SQLiteSink {
 
     /// Ends a feed file: the feed rows it covers and did not repeat are replaced by its points (FeedMerge.swift).
     public func endFeedFile(spans: [String: (start: Int64, end: Int64)]) throws {
+        var report = WriteReport()
+        defer { apply(report) }
         do {
-            try feed.endFile(spans: spans)
+            try feed.endFile(spans: spans, into: &report)
         } catch let error as SQLiteError {
             throw end.runError(error)
         }
+    }
+
+    /// The one place what the parts reported takes effect: the counts in the run's tally, the rows met or
+    /// inserted in the re-import session's ledger.
+    @inline(__always) private func apply(_ report: WriteReport) { Self.apply(report, to: tally, session: session) }
+
+    @inline(__always) static func apply(_ report: WriteReport, to tally: RunTally, session: ReimportSession) {
+        tally.add(report)
+        session.count(report.ledger)
     }
 
     // MARK: The end of a run
@@ -158,7 +178,9 @@ public final class SQLiteSink {
     public func finish(_ summary: ImportSummary) throws -> ImportSummary {
         var summary = summary
         do {
-            try feed.finish(&summary)
+            var report = WriteReport()
+            try feed.finish(&summary, into: &report)
+            apply(report)
             if !options.feed { try session.removeUnseenRows(scope: options.scope) }
             let changes = session.closeLedger()
             summary.changes = changes.filter {

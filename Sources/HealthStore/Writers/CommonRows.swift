@@ -3,32 +3,33 @@ import HealthModel
 import HealthSQLite
 
 /// What the writers of every kind share: the `sources` rows, the metadata rows (`MetadataWriter`), the local
-/// day of an instant, and the columns every sample-like table of few rows starts with.
+/// day of an instant, and the columns every sample-like table of few rows starts with. The rows it writes are
+/// counted in the caller's report.
 final class CommonRows {
     /// The `sources` rows, and the row id of each of the decoder's source ids.
     private var sources: SourceTable
     private var metadata: MetadataWriter
     private var localDates: LocalDateResolver
-    let tally: RunTally
 
-    init(_ connection: SQLiteConnection, hadData: Bool, timeZone: TimeZone, tally: RunTally) throws {
+    init(_ connection: SQLiteConnection, hadData: Bool, timeZone: TimeZone) throws {
         sources = try SourceTable(connection, hadData: hadData)
         metadata = try MetadataWriter(connection, hadData: hadData)
         localDates = LocalDateResolver(timeZone: timeZone)
-        self.tally = tally
     }
 
     /// The `sources` row of a source, written (or, in a re-import, found) the first time it is met.
     @discardableResult @inline(__always)
-    func writeSource(_ source: SampleSource) throws -> Int64 {
+    func writeSource(_ source: SampleSource, into report: inout WriteReport) throws -> Int64 {
         let (id, inserted) = try sources.write(source)
-        if inserted { tally.count(.sources) }
+        if inserted { report.count(.sources) }
         return id
     }
 
-    func writeMetadata(_ entries: [MetadataEntry], parent: MetadataParent, id: Int64) throws {
+    func writeMetadata(
+        _ entries: [MetadataEntry], parent: MetadataParent, id: Int64, into report: inout WriteReport
+    ) throws {
         guard !entries.isEmpty else { return }
-        tally.count(.metadata, try metadata.write(entries, parent: parent, id: id))
+        report.count(.metadata, try metadata.write(entries, parent: parent, id: id))
     }
 
     /// The local day of `instant`, in the sample's own zone (`HKTimeZone`) when it has one.
@@ -41,9 +42,9 @@ final class CommonRows {
     /// source first if it is new.
     func headerColumns(
         id: Int64, typeColumn: String = "type", type: String, source: SampleSource, start: Timestamp?,
-        end: Timestamp?, creation: Timestamp?, metadata: [MetadataEntry]
+        end: Timestamp?, creation: Timestamp?, metadata: [MetadataEntry], into report: inout WriteReport
     ) throws -> [(String, SQLiteValue)] {
-        let sourceID = try writeSource(source)
+        let sourceID = try writeSource(source, into: &report)
         let any = start ?? end ?? creation
         let day = (start ?? end).map { self.day(of: $0, metadata: metadata) }
         return [

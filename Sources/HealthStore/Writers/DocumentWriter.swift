@@ -9,27 +9,25 @@ import HealthSQLite
 /// one chunk whatever the document's size. A document whose bytes do not match what was announced (a zip
 /// entry that inflates to another size or fails its CRC, a file that changed while being read) is removed
 /// again and counted as a warning; one that SQLite cannot hold as one value is not stored, and the warning
-/// says which and how large.
+/// says which and how large. Both, and the row stored, go into the caller's `WriteReport`.
 struct DocumentWriter {
     static let documentChunkSize = 256 * 1024
     /// Room for the row's other bytes (record header, name) within SQLite's length limit.
     private static let documentRowOverhead = 64
     private let connection: SQLiteConnection
     private let insert: TableInsert
-    private let tally: RunTally
 
-    init(_ connection: SQLiteConnection, statements: SchemaStatements, tally: RunTally) {
+    init(_ connection: SQLiteConnection, statements: SchemaStatements) {
         self.connection = connection
         insert = statements.document
-        self.tally = tally
     }
 
-    func write(_ document: StoredDocument) throws {
+    func write(_ document: StoredDocument, into report: inout WriteReport) throws {
         let limit = connection.lengthLimit
         let rowBytes = document.size.addingReportingOverflow(
             UInt64(document.name.utf8.count + Self.documentRowOverhead))
         guard !rowBytes.overflow, rowBytes.partialValue <= UInt64(limit) else {
-            tally.warn(
+            report.warn(
                 .documentNotStored(
                     "\(document.file): \(document.entry): \(document.size) bytes, more than the \(limit) bytes "
                         + "SQLite holds in one value"))
@@ -46,10 +44,10 @@ struct DocumentWriter {
             // without a rollback journal.)
             try connection.execute("DELETE FROM documents WHERE rowid = \(rowid)")
             let located = (error as? ImportError)?.located(file: document.file, entry: document.entry)
-            tally.warn(.documentNotStored(located.map(String.init(describing:)) ?? "\(document.entry): \(error)"))
+            report.warn(.documentNotStored(located.map(String.init(describing:)) ?? "\(document.entry): \(error)"))
             return
         }
-        tally.count(.documents)
+        report.count(.documents)
     }
 
     /// Copies the document's stream into the row's blob, checking that it holds exactly the announced bytes.

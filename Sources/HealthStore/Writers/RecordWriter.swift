@@ -4,7 +4,8 @@ import HealthModel
 import HealthSQLite
 
 /// The items of few rows beside samples and workouts: activity summaries, clinical records, audiograms,
-/// vision prescriptions, ECG recordings, State of Mind entries and the Me characteristics. Owns their row ids.
+/// vision prescriptions, ECG recordings, State of Mind entries and the Me characteristics. Owns their row ids;
+/// the rows each write stored go into the caller's `WriteReport`.
 final class RecordWriter {
     private var lastSummaryID: Int64 = 0
     private var lastClinicalID: Int64 = 0
@@ -26,17 +27,17 @@ final class RecordWriter {
         self.feed = feed
     }
 
-    func writeMe(_ me: Characteristics) throws {
+    func writeMe(_ me: Characteristics, into report: inout WriteReport) throws {
         for (key, value) in me.attributes {
             try statements.me.run([
                 "key": .text(key),
                 "value": .text(value),
             ])
         }
-        common.tally.count(.me, me.attributes.count)
+        report.count(.me, me.attributes.count)
     }
 
-    func writeActivitySummary(_ summary: ActivitySummary) throws {
+    func writeActivitySummary(_ summary: ActivitySummary, into report: inout WriteReport) throws {
         lastSummaryID += 1
         let known = [
             "activeEnergyBurned", "activeEnergyBurnedGoal", "appleMoveTime", "appleMoveTimeGoal",
@@ -61,10 +62,10 @@ final class RecordWriter {
             "other_json": otherJSON,
             "raw_active_energy_burned_unit": .nullable(summary.rawActiveEnergyBurnedUnit),
         ])
-        common.tally.count(.activitySummaries)
+        report.count(.activitySummaries)
     }
 
-    func writeClinicalRecord(_ record: ClinicalRecord) throws {
+    func writeClinicalRecord(_ record: ClinicalRecord, into report: inout WriteReport) throws {
         lastClinicalID += 1
         try statements.clinical.run([
             "id": .integer(lastClinicalID),
@@ -79,18 +80,19 @@ final class RecordWriter {
             "problem": .nullable(record.problem),
             "xml_line": .integer(Int64(record.line)),
         ])
-        common.tally.count(.clinicalRecords)
+        report.count(.clinicalRecords)
     }
 
-    func writeAudiogram(_ audiogram: Audiogram) throws {
+    func writeAudiogram(_ audiogram: Audiogram, into report: inout WriteReport) throws {
         lastAudiogramID += 1
         let id = lastAudiogramID
         let header = try common.headerColumns(
             id: id, type: audiogram.type, source: audiogram.source, start: audiogram.startDate,
-            end: audiogram.endDate, creation: audiogram.creationDate, metadata: audiogram.metadata)
+            end: audiogram.endDate, creation: audiogram.creationDate, metadata: audiogram.metadata,
+            into: &report)
         try statements.audiogram.run(columns: header + [("xml_line", .integer(Int64(audiogram.line)))])
-        common.tally.count(.audiograms)
-        try common.writeMetadata(audiogram.metadata, parent: .audiograms, id: id)
+        report.count(.audiograms)
+        try common.writeMetadata(audiogram.metadata, parent: .audiograms, id: id, into: &report)
         for point in audiogram.points {
             func number(_ name: String) -> SQLiteValue {
                 .nullable(point.first { $0.name == name }.flatMap { NumberParsing.parseDouble($0.value) })
@@ -107,10 +109,10 @@ final class RecordWriter {
                 "attributes_json": .text(JSONText.json(point)),
             ])
         }
-        common.tally.count(.audiogramPoints, audiogram.points.count)
+        report.count(.audiogramPoints, audiogram.points.count)
     }
 
-    func writeVisionPrescription(_ prescription: VisionPrescription) throws {
+    func writeVisionPrescription(_ prescription: VisionPrescription, into report: inout WriteReport) throws {
         lastVisionID += 1
         func attribute(_ name: String) -> String? { prescription.attributes.first { $0.name == name }?.value }
         func date(_ name: String) -> SQLiteValue { .instant(attribute(name).flatMap(Timestamp.parse)) }
@@ -129,11 +131,12 @@ final class RecordWriter {
             "attachments_json": prescription.attachments.isEmpty
                 ? .null : .text(JSONText.json(prescription.attachments)),
         ])
-        common.tally.count(.visionPrescriptions)
-        try common.writeMetadata(prescription.metadata, parent: .visionPrescriptions, id: lastVisionID)
+        report.count(.visionPrescriptions)
+        try common.writeMetadata(
+            prescription.metadata, parent: .visionPrescriptions, id: lastVisionID, into: &report)
     }
 
-    func writeECG(_ recording: ElectrocardiogramRecording) throws {
+    func writeECG(_ recording: ElectrocardiogramRecording, into report: inout WriteReport) throws {
         lastECGID += 1
         var day: SQLiteValue = .null
         if let recorded = recording.recordedDate {
@@ -162,10 +165,10 @@ final class RecordWriter {
             "samples": .blob(blob),
             "header_json": .text(JSONText.json(recording.header.map { [$0.label, $0.value] })),
         ])
-        common.tally.count(.ecgRecordings)
+        report.count(.ecgRecordings)
     }
 
-    func writeStateOfMind(_ entry: StateOfMindEntry) throws {
+    func writeStateOfMind(_ entry: StateOfMindEntry, into report: inout WriteReport) throws {
         if isFeed, try feed.hasStateOfMind(entry) { return }  // sent again by the feed (FeedMerge.swift)
         lastStateOfMindID += 1
         var day: SQLiteValue = .null
@@ -187,6 +190,6 @@ final class RecordWriter {
             "associations_json": .text(JSONText.json(entry.associations)),
             "metadata_json": .nullable(entry.metadataJSON),
         ])
-        common.tally.count(.stateOfMind)
+        report.count(.stateOfMind)
     }
 }

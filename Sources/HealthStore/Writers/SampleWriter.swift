@@ -4,7 +4,8 @@ import HealthSchema
 
 /// The samples: each goes where `SamplePolicy` decides, and a new one is written into its compact table
 /// (`SampleRowWriter`) with its metadata and beats. Owns the sample tables' row ids, `type_names`, and the
-/// top-level samples a correlation may list again as children (`CorrelationCandidates`).
+/// top-level samples a correlation may list again as children (`CorrelationCandidates`). What each write did
+/// goes into the caller's `WriteReport`.
 final class SampleWriter: SampleLookups {
     private let connection: SQLiteConnection
     private let policy: SamplePolicy
@@ -25,6 +26,9 @@ final class SampleWriter: SampleLookups {
     private let common: CommonRows
     private let session: ReimportSession
     private let feed: FeedMerge
+    /// What the feed's merge did while answering `feedPlacement`, a `SampleLookups` question asked inside the
+    /// policy, which has no report to pass on: moved into the write's report as soon as the policy returns.
+    private var feedReport = WriteReport()
 
     init(
         _ connection: SQLiteConnection, policy: SamplePolicy, lastIDs: LastRowIDs, hadData: Bool,
@@ -51,9 +55,9 @@ final class SampleWriter: SampleLookups {
     }
 
     /// A sample at the top level of the export.
-    func writeTopLevel(_ sample: Sample, identity: Int64? = nil) throws {
+    func writeTopLevel(_ sample: Sample, identity: Int64? = nil, into report: inout WriteReport) throws {
         let identity = identity ?? SampleIdentity.fingerprint(sample)
-        guard let (table, id) = try write(sample, identity: identity) else { return }
+        guard let (table, id) = try write(sample, identity: identity, into: &report) else { return }
         if lastKind?.correlationChild == true {
             try correlationCandidates.remember(identity, (table, id))
         }
@@ -61,9 +65,11 @@ final class SampleWriter: SampleLookups {
 
     /// The row of a correlation's child: the top-level sample it repeats, else the child stored here (not
     /// repeated at top level, against the format's rule). Nil when it is not stored.
-    func correlationChild(_ child: Sample, identity: Int64) throws -> (table: TrackedTable, id: Int64)? {
+    func correlationChild(_ child: Sample, identity: Int64, into report: inout WriteReport) throws
+        -> (table: TrackedTable, id: Int64)?
+    {
         if let existing = try correlationCandidates[identity] { return existing }
-        guard let (table, id) = try write(child, identity: identity) else { return nil }
+        guard let (table, id) = try write(child, identity: identity, into: &report) else { return nil }
         try correlationCandidates.remember(identity, (table, id))
         return (table, id)
     }
@@ -71,26 +77,34 @@ final class SampleWriter: SampleLookups {
     /// Writes one sample with its metadata and beats; returns its table and id, or nil when it was not
     /// stored (an exact duplicate, or an older sync version). In a re-import, a sample already in the
     /// database is only looked up, never written.
-    func write(_ sample: Sample, identity: Int64) throws -> (TrackedTable, Int64)? {
-        let (table, typeID) = try kind(of: sample)
-        switch try policy.destination(of: sample, table: table, typeID: typeID, identity: identity, lookups: self) {
+    func write(_ sample: Sample, identity: Int64, into report: inout WriteReport) throws -> (TrackedTable, Int64)? {
+        let (table, typeID) = try kind(of: sample, into: &report)
+        let destination = try policy.destination(
+            of: sample, table: table, typeID: typeID, identity: identity, lookups: self)
+        if policy.isFeed {
+            report.add(feedReport)
+            feedReport = WriteReport()
+        }
+        switch destination {
         case .notStored(let reason):
-            if let reason { common.tally.drop(reason) }
+            if let reason { report.drop(reason) }
             return nil
         case .keptFeedRow(let id):
             return (table, id)
         case .matched(let id):
-            session.countUnchanged(
+            report.countUnchanged(
                 table, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
                 creation: sample.creationDate)
             return (table, id)
         case .insert(let insertion):
-            return try insert(sample, table: table, typeID: typeID, insertion)
+            return try insert(sample, table: table, typeID: typeID, insertion, into: &report)
         }
     }
 
-    /// The sample's table and type id; a type missing from the catalog is counted.
-    @inline(__always) private func kind(of sample: Sample) throws -> (TrackedTable, Int64) {
+    /// The sample's table and type id; a type missing from the catalog is reported.
+    @inline(__always) private func kind(of sample: Sample, into report: inout WriteReport) throws
+        -> (TrackedTable, Int64)
+    {
         if lastKind?.type != sample.type {
             let known = TypeCatalog.isKnown(sample.type) ? TypeCatalog.kind(of: sample) : nil
             lastKind = (sample.type, known, Self.mayBeCorrelationChild(sample.type), try typeNames.id(of: sample.type))
@@ -98,7 +112,7 @@ final class SampleWriter: SampleLookups {
         // swift-format-ignore: NeverForceUnwrap
         // Set just above.
         let current = lastKind!
-        if current.kind == nil { common.tally.noteUnknownType(sample.type) }
+        if current.kind == nil { report.noteUnknownType(sample.type) }
         switch current.kind ?? TypeCatalog.kind(of: sample) {
         case .cumulative: return (.cumulative, current.typeID)
         case .discrete: return (.discrete, current.typeID)
@@ -106,15 +120,16 @@ final class SampleWriter: SampleLookups {
         }
     }
 
-    private func insert(_ sample: Sample, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion)
-        throws -> (TrackedTable, Int64)?
-    {
+    private func insert(
+        _ sample: Sample, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion,
+        into report: inout WriteReport
+    ) throws -> (TrackedTable, Int64)? {
         var replacing = false
-        if let replaced = insertion.replaces { replacing = try session.replaceSample(replaced) }
+        if let replaced = insertion.replaces { replacing = try session.replaceSample(replaced, into: &report) }
         let index = table.rawValue
         lastIDs[index] += 1
         let id = lastIDs[index]
-        let sourceID = try common.writeSource(sample.source)
+        let sourceID = try common.writeSource(sample.source, into: &report)
         let localDay = (sample.startDate ?? sample.endDate).map { common.day(of: $0, metadata: sample.metadata) }
         let flags = Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0)
         rowWriters[index].bind(
@@ -124,21 +139,21 @@ final class SampleWriter: SampleLookups {
             try rowWriters[index].store(identity: candidate, connection) ? .free : .taken
         }
         guard case .free(let identity) = placement else {
-            common.tally.drop(.exactDuplicate)
+            report.drop(.exactDuplicate)
             lastIDs[index] -= 1  // the id was not used
             return nil
         }
-        common.tally.count(WrittenTable(table))
-        session.countInserted(
+        report.count(WrittenTable(table))
+        report.countInserted(
             table, type: sample.type, identity: identity, start: sample.startDate, end: sample.endDate,
             creation: sample.creationDate, replacing: replacing)
         if let key = insertion.sync {
             try sync.remember(source: sample.source.name, key: key, row: SyncedRow(table: .samples(table), id: id))
         }
-        try common.writeMetadata(sample.metadata, parent: MetadataParent(table), id: id)
+        try common.writeMetadata(sample.metadata, parent: MetadataParent(table), id: id, into: &report)
         if !sample.beats.isEmpty {
             try beats.write(sample.beats, sampleID: id)
-            common.tally.count(.hrvBeats, sample.beats.count)
+            report.count(.hrvBeats, sample.beats.count)
         }
         return (table, id)
     }
@@ -153,7 +168,7 @@ final class SampleWriter: SampleLookups {
     // MARK: SampleLookups, from the database
 
     func feedPlacement(of sample: Sample, table: TrackedTable, identity: Int64) throws -> FeedPlacement {
-        try feed.place(sample, table: table, identity: identity)
+        try feed.place(sample, table: table, identity: identity, into: &feedReport)
     }
 
     func hasRowWithoutStart(_ table: TrackedTable, typeID: Int64, identity: Int64) throws -> Bool {
@@ -166,6 +181,8 @@ final class SampleWriter: SampleLookups {
         guard let id = try rowWriters[table.rawValue].find(typeID: typeID, start: start, identity: identity) else {
             return .free
         }
+        // A question answered at once, not a report: whether the row is still free decides where the sample
+        // goes, and a second identical sample must find it taken.
         return session.markSeen(table, id: id) ? .matched(id) : .taken
     }
 

@@ -2,7 +2,8 @@ import HealthModel
 import HealthSQLite
 
 /// `workouts` and what hangs off them: activities, events, statistics, routes and their points. Owns the row
-/// ids of those tables; a route's sync version is kept as a sample's is (`SyncVersions`).
+/// ids of those tables; a route's sync version is kept as a sample's is (`SyncVersions`). What a write did goes
+/// into the caller's `WriteReport`.
 final class WorkoutWriter {
     private(set) var lastWorkoutID: Int64
     private(set) var lastActivityID: Int64
@@ -45,11 +46,12 @@ final class WorkoutWriter {
         ]
     }
 
-    func write(_ workout: Workout) throws {
+    func write(_ workout: Workout, into report: inout WriteReport) throws {
         let identity = SampleIdentity.fingerprint(workout)
-        if origin == .feed, try !feed.placeWorkout(workout, identity: identity) { return }
+        if origin == .feed, try !feed.placeWorkout(workout, identity: identity, into: &report) { return }
+        // Matching is asked at once (it decides whether anything is written); what it met is reported.
         if try session.matchNested(.workouts, identity: identity) != nil {
-            session.countUnchanged(
+            report.countUnchanged(
                 .workouts, type: workout.activityType, identity: identity, start: workout.startDate,
                 end: workout.endDate, creation: workout.creationDate)
             return
@@ -58,7 +60,8 @@ final class WorkoutWriter {
         let id = lastWorkoutID
         let header = try common.headerColumns(
             id: id, typeColumn: "activity_type", type: workout.activityType, source: workout.source,
-            start: workout.startDate, end: workout.endDate, creation: workout.creationDate, metadata: workout.metadata)
+            start: workout.startDate, end: workout.endDate, creation: workout.creationDate, metadata: workout.metadata,
+            into: &report)
         // local_start is set for all new workouts at the end of the run (WorkoutTotals).
         try statements.workout.run(
             columns: header + [
@@ -74,11 +77,11 @@ final class WorkoutWriter {
                 ("flags", .integer(Int64(workout.flags.rawValue))), ("xml_line", .integer(Int64(workout.line))),
                 ("identity", .integer(identity)), ("origin", .integer(origin.rawValue)),
             ])
-        common.tally.count(.workouts)
-        session.countInserted(
+        report.count(.workouts)
+        report.countInserted(
             .workouts, type: workout.activityType, identity: identity, start: workout.startDate, end: workout.endDate,
             creation: workout.creationDate, replacing: false)
-        try common.writeMetadata(workout.metadata, parent: .workouts, id: id)
+        try common.writeMetadata(workout.metadata, parent: .workouts, id: id, into: &report)
 
         var activityIDs: [Int64] = []
         for activity in workout.activities {
@@ -93,9 +96,9 @@ final class WorkoutWriter {
                 "duration": .nullable(activity.duration),
                 "duration_unit": .nullable(activity.durationUnit),
             ])
-            try common.writeMetadata(activity.metadata, parent: .workoutActivities, id: lastActivityID)
+            try common.writeMetadata(activity.metadata, parent: .workoutActivities, id: lastActivityID, into: &report)
         }
-        common.tally.count(.workoutActivities, workout.activities.count)
+        report.count(.workoutActivities, workout.activities.count)
         for event in workout.events {
             lastEventID += 1
             let activity: SQLiteValue = event.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
@@ -108,9 +111,9 @@ final class WorkoutWriter {
                 "duration": .nullable(event.duration),
                 "duration_unit": .nullable(event.durationUnit),
             ])
-            try common.writeMetadata(event.metadata, parent: .workoutEvents, id: lastEventID)
+            try common.writeMetadata(event.metadata, parent: .workoutEvents, id: lastEventID, into: &report)
         }
-        common.tally.count(.workoutEvents, workout.events.count)
+        report.count(.workoutEvents, workout.events.count)
         for statistic in workout.statistics {
             lastStatisticID += 1
             let activity: SQLiteValue = statistic.activityIndex.map { .integer(activityIDs[$0]) } ?? .null
@@ -129,12 +132,12 @@ final class WorkoutWriter {
                 "raw_unit": .nullable(statistic.rawUnit),
             ])
         }
-        common.tally.count(.workoutStatistics, workout.statistics.count)
-        for route in workout.routes { try writeRoute(route, workoutID: id) }
+        report.count(.workoutStatistics, workout.statistics.count)
+        for route in workout.routes { try writeRoute(route, workoutID: id, into: &report) }
     }
 
-    private func writeRoute(_ route: WorkoutRoute, workoutID: Int64) throws {
-        let sourceID = try common.writeSource(route.source)
+    private func writeRoute(_ route: WorkoutRoute, workoutID: Int64, into report: inout WriteReport) throws {
+        let sourceID = try common.writeSource(route.source, into: &report)
         let key = keepsHighestSyncVersion ? SyncKey(route.metadata) : nil
         var remember = true
         if let key {
@@ -145,10 +148,10 @@ final class WorkoutWriter {
                 // the sync entry (its version is not lower than this one).
                 remember = false
             case .drop:
-                common.tally.drop(.routeSuperseded)
+                report.drop(.routeSuperseded)
                 return
             case .replace(let old):
-                if !(session.isActive && old.id <= session.routeMaxID) { try session.removeSuperseded(old) }
+                if !(session.isActive && old.id <= session.routeMaxID) { try session.removeSuperseded(old, into: &report) }
             }
         }
         lastRouteID += 1
@@ -168,9 +171,9 @@ final class WorkoutWriter {
             "point_count": .integer(Int64(route.points.count)),
             "problem": .nullable(route.problem),
         ])
-        common.tally.count(.workoutRoutes)
-        try common.writeMetadata(route.metadata, parent: .workoutRoutes, id: id)
+        report.count(.workoutRoutes)
+        try common.writeMetadata(route.metadata, parent: .workoutRoutes, id: id, into: &report)
         try points.write(route.points, routeID: id)
-        common.tally.count(.routePoints, route.points.count)
+        report.count(.routePoints, route.points.count)
     }
 }

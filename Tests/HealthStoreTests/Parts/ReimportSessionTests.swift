@@ -6,8 +6,8 @@ import Testing
 
 /// `ReimportSession` over a database one import wrote: three step counts (ids 1–3) and a heart rate (id 1).
 struct ReimportSessionTests {
-    static func session(_ store: StoreFixture, tally: RunTally = RunTally()) throws -> ReimportSession {
-        try ReimportSession(store.connection, lastIDs: try LastRowIDs(store.connection), runID: 2, tally: tally)
+    static func session(_ store: StoreFixture) throws -> ReimportSession {
+        try ReimportSession(store.connection, lastIDs: try LastRowIDs(store.connection), runID: 2)
     }
 
     @Test func eachEarlierRowIsMetOnce() throws {
@@ -25,7 +25,7 @@ struct ReimportSessionTests {
 
     @Test func aNewDatabaseHasNothingToMatch() throws {
         let store = try StoreFixture()
-        let session = try ReimportSession(store.connection, lastIDs: nil, runID: 1, tally: RunTally())
+        let session = try ReimportSession(store.connection, lastIDs: nil, runID: 1)
         #expect(!session.isActive)
         #expect(!session.markSeen(.cumulative, id: 1))
         #expect(try session.matchNested(.workouts, identity: 1) == nil)
@@ -37,7 +37,7 @@ struct ReimportSessionTests {
     @Test func unseenRowsAreDeletedAndCounted() throws {
         let store = try StoreFixture(importing: StoreFixture.records)
         let tally = RunTally()
-        let session = try Self.session(store, tally: tally)
+        let session = try Self.session(store)
         _ = session.markSeen(.cumulative, id: 1)
         _ = session.markSeen(.discrete, id: 1)
         try session.removeUnseenRows(scope: SampleFilter())
@@ -55,24 +55,32 @@ struct ReimportSessionTests {
     @Test func replacingASampleCountsByWhoseRowItWas() throws {
         let store = try StoreFixture(importing: StoreFixture.records)
         let tally = RunTally()
-        let session = try Self.session(store, tally: tally)
-        #expect(try session.replaceSample(SyncedRow(table: .samples(.cumulative), id: 3)))
+        let session = try Self.session(store)
+        // What the session reports is applied as the front applies it.
+        func apply(_ report: WriteReport) { SQLiteSink.apply(report, to: tally, session: session) }
+        var report = WriteReport()
+        #expect(try session.replaceSample(SyncedRow(table: .samples(.cumulative), id: 3), into: &report))
+        apply(report)
         #expect(try store.integer("SELECT count(*) FROM deleted_samples WHERE reason = 'replaced'") == 1)
         #expect(tally.drops[.replaced] == 0)
         // A row of this run (above the earlier ids): no archive, its count and the drop.
         try store.connection.execute(
             "INSERT INTO cumulative_rows (id, type_id, source_id, start_date, identity) VALUES (9, 1, 1, "
                 + "'2024-02-03T00:00:00Z', 1234)")
-        tally.count(.cumulativeSamples)
-        session.countInserted(
+        report = WriteReport()
+        report.count(.cumulativeSamples)
+        report.countInserted(
             .cumulative, type: "HKQuantityTypeIdentifierStepCount", identity: 1234, start: nil, end: nil,
             creation: nil, replacing: false)
-        #expect(try !session.replaceSample(SyncedRow(table: .samples(.cumulative), id: 9)))
+        apply(report)
+        report = WriteReport()
+        #expect(try !session.replaceSample(SyncedRow(table: .samples(.cumulative), id: 9), into: &report))
+        apply(report)
         #expect(tally.drops[.replaced] == 1)
         #expect(tally.rows[.cumulativeSamples] == 0)
         #expect(try store.integer("SELECT count(*) FROM deleted_samples") == 1)
         // A route is not a sample: nothing to replace here.
-        #expect(try !session.replaceSample(SyncedRow(table: .routes, id: 1)))
+        #expect(try !session.replaceSample(SyncedRow(table: .routes, id: 1), into: &report))
         let changes = session.closeLedger()
         #expect(changes["HKQuantityTypeIdentifierStepCount"]?.added == 0)
     }
