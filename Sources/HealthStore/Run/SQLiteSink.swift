@@ -13,6 +13,7 @@ import HealthSchema
 /// | part | owns |
 /// |---|---|
 /// | `StoreOpening` | schema preparation and migration, the run's zone, the unit check |
+/// | `WriteReport` (one per item, applied by `apply` only) | what the item did: counts and ledger facts |
 /// | `RunTally` (held by the front only) | rows per table, drops, the sink's warnings, unknown types |
 /// | `ReimportSession` | the earlier runs' rows met, the change ledger, removals (`RowRemover`) |
 /// | `SampleWriter` (`SamplePolicy`) | sample rows and ids, type names, correlation candidates |

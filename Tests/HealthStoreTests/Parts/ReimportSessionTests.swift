@@ -46,7 +46,8 @@ struct ReimportSessionTests {
         #expect(changes["HKQuantityTypeIdentifierHeartRate"] == nil)
         #expect(try store.integer("SELECT count(*) FROM cumulative_samples") == 1)
         #expect(try store.integer("SELECT count(*) FROM deleted_samples WHERE reason = 'deleted' AND run_id = 2") == 2)
-        // Deletions of earlier rows are not this run's rows: the tally's counts stay as they were.
+        // Deletions of earlier rows are not this run's rows: nothing is reported (`removeUnseenRows` takes no
+        // report), so the tally's counts stay as they were.
         #expect(tally.rows.byName.isEmpty)
     }
 
