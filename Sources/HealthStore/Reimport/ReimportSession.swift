@@ -131,8 +131,8 @@ final class ReimportSession {
     // MARK: Counting
 
     /// Counts the rows a write reported met or inserted (called by the front only, `SQLiteSink.apply`).
-    @inline(__always) func count(_ facts: SmallList<LedgerFact>) {
-        facts.forEach { ledger.count($0) }
+    @inline(__always) func count(_ facts: borrowing SmallList<LedgerFact>) {
+        for fact in copy facts { ledger.count(fact) }
     }
 
     // MARK: Taking rows out

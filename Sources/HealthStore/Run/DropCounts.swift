@@ -26,8 +26,10 @@ struct DropCounts {
 
     mutating func add(_ reason: DropReason) { counts[reason.rawValue] += 1 }
 
-    mutating func add(_ other: DropCounts) {
-        for index in counts.indices { counts[index] += other.counts[index] }
+    @inline(__always) mutating func add(_ other: DropCounts) {
+        // Wrapping: a count cannot reach 2^63, and without the overflow check the loop is vectorized (this
+        // runs once per item).
+        for index in counts.indices { counts[index] &+= other.counts[index] }
     }
 
     subscript(reason: DropReason) -> Int { counts[reason.rawValue] }

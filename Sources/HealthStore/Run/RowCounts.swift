@@ -59,8 +59,10 @@ struct RowCounts {
         counts[table.rawValue] += increment
     }
 
-    mutating func add(_ other: RowCounts) {
-        for index in counts.indices { counts[index] += other.counts[index] }
+    @inline(__always) mutating func add(_ other: RowCounts) {
+        // Wrapping: a count cannot reach 2^63, and without the overflow check the loop is vectorized (this
+        // runs once per item).
+        for index in counts.indices { counts[index] &+= other.counts[index] }
     }
 
     subscript(table: WrittenTable) -> Int { counts[table.rawValue] }

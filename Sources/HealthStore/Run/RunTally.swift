@@ -12,11 +12,11 @@ final class RunTally {
     private(set) var unknownTypes: [String: Int] = [:]
 
     /// Adds what one item (or one step of the run's end) did.
-    @inline(__always) func add(_ report: WriteReport) {
+    @inline(__always) func add(_ report: borrowing WriteReport) {
         rows.add(report.rows)
         drops.add(report.drops)
-        report.warnings.forEach { warn($0) }
-        report.unknownTypes.forEach { noteUnknownType($0) }
+        for warning in report.warnings { warn(warning) }
+        for type in report.unknownTypes { noteUnknownType(type) }
     }
 
     @inline(__always) func count(_ table: WrittenTable, _ increment: Int = 1) { rows.add(table, increment) }

@@ -123,29 +123,39 @@ public final class SQLiteSink {
     public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
         // One report per item, on the stack (it allocates nothing for a sample), applied as the item ends; also
         // when it fails, so the failed run's record counts what was written before (as when writers counted
-        // into the tally directly).
+        // into the tally directly). Applied in both paths rather than in a `defer`, which copied the report.
         var report = WriteReport()
-        defer { apply(report) }
         do {
-            if !options.feed { try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind) }
-            switch item {
-            case .sample(let sample): try samples.writeTopLevel(sample, identity: sampleIdentity, into: &report)
-            case .correlation(let correlation): try correlations.write(correlation, into: &report)
-            case .workout(let workout): try workouts.write(workout, into: &report)
-            case .header(_, let exportDate):  // the rest goes to import_runs
-                try session.checkExportDate(exportDate, allowOlder: options.allowOlderExport, path: end.target.path)
-            case .characteristics(let me): try records.writeMe(me, into: &report)
-            case .activitySummary(let summary): try records.writeActivitySummary(summary, into: &report)
-            case .clinicalRecord(let record): try records.writeClinicalRecord(record, into: &report)
-            case .audiogram(let audiogram): try records.writeAudiogram(audiogram, into: &report)
-            case .visionPrescription(let prescription):
-                try records.writeVisionPrescription(prescription, into: &report)
-            case .electrocardiogram(let recording): try records.writeECG(recording, into: &report)
-            case .stateOfMind(let entry): try records.writeStateOfMind(entry, into: &report)
-            case .document(let document): try documents.write(document, into: &report)
-            }
+            try write(item, sampleIdentity: sampleIdentity, into: &report)
         } catch let error as SQLiteError {
+            apply(report)
             throw end.runError(error)
+        } catch {
+            apply(report)
+            throw error
+        }
+        apply(report)
+    }
+
+    /// Routes the item to the writer of its kind.
+    @inline(__always) private func write(_ item: ExportItem, sampleIdentity: Int64?, into report: inout WriteReport)
+        throws
+    {
+        if !options.feed { try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind) }
+        switch item {
+        case .sample(let sample): try samples.writeTopLevel(sample, identity: sampleIdentity, into: &report)
+        case .correlation(let correlation): try correlations.write(correlation, into: &report)
+        case .workout(let workout): try workouts.write(workout, into: &report)
+        case .header(_, let exportDate):  // the rest goes to import_runs
+            try session.checkExportDate(exportDate, allowOlder: options.allowOlderExport, path: end.target.path)
+        case .characteristics(let me): try records.writeMe(me, into: &report)
+        case .activitySummary(let summary): try records.writeActivitySummary(summary, into: &report)
+        case .clinicalRecord(let record): try records.writeClinicalRecord(record, into: &report)
+        case .audiogram(let audiogram): try records.writeAudiogram(audiogram, into: &report)
+        case .visionPrescription(let prescription): try records.writeVisionPrescription(prescription, into: &report)
+        case .electrocardiogram(let recording): try records.writeECG(recording, into: &report)
+        case .stateOfMind(let entry): try records.writeStateOfMind(entry, into: &report)
+        case .document(let document): try documents.write(document, into: &report)
         }
     }
 
@@ -167,9 +177,13 @@ public final class SQLiteSink {
 
     /// The one place what the parts reported takes effect: the counts in the run's tally, the rows met or
     /// inserted in the re-import session's ledger.
-    @inline(__always) private func apply(_ report: WriteReport) { Self.apply(report, to: tally, session: session) }
+    @inline(__always) private func apply(_ report: borrowing WriteReport) {
+        Self.apply(report, to: tally, session: session)
+    }
 
-    @inline(__always) static func apply(_ report: WriteReport, to tally: RunTally, session: ReimportSession) {
+    @inline(__always) static func apply(
+        _ report: borrowing WriteReport, to tally: RunTally, session: ReimportSession
+    ) {
         tally.add(report)
         session.count(report.ledger)
     }

@@ -62,9 +62,9 @@ struct WriteReport {
     mutating func add(_ other: WriteReport) {
         rows.add(other.rows)
         drops.add(other.drops)
-        other.warnings.forEach { warnings.append($0) }
-        other.unknownTypes.forEach { unknownTypes.append($0) }
-        other.ledger.forEach { ledger.append($0) }
+        for warning in other.warnings { warnings.append(warning) }
+        for type in other.unknownTypes { unknownTypes.append(type) }
+        for fact in other.ledger { ledger.append(fact) }
     }
 }
 
@@ -110,11 +110,22 @@ struct SmallList<Element> {
     @inline(__always) mutating func append(_ element: Element) {
         if first == nil { first = element } else { rest.append(element) }
     }
+}
 
+extension SmallList: Sequence {
     /// In the order appended.
-    @inline(__always) func forEach(_ body: (Element) throws -> Void) rethrows {
-        guard let first else { return }
-        try body(first)
-        for element in rest { try body(element) }
+    struct Iterator: IteratorProtocol {
+        private let list: SmallList
+        private var index = 0
+
+        init(_ list: SmallList) { self.list = list }
+
+        @inline(__always) mutating func next() -> Element? {
+            defer { index += 1 }
+            if index == 0 { return list.first }
+            return index <= list.rest.count ? list.rest[index - 1] : nil
+        }
     }
+
+    @inline(__always) func makeIterator() -> Iterator { Iterator(self) }
 }

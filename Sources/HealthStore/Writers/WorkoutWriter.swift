@@ -151,7 +151,9 @@ final class WorkoutWriter {
                 report.drop(.routeSuperseded)
                 return
             case .replace(let old):
-                if !(session.isActive && old.id <= session.routeMaxID) { try session.removeSuperseded(old, into: &report) }
+                if !(session.isActive && old.id <= session.routeMaxID) {
+                    try session.removeSuperseded(old, into: &report)
+                }
             }
         }
         lastRouteID += 1

@@ -44,7 +44,8 @@ struct FeedMergeTests {
         let (_, merge, _) = try Self.merge()
         var report = WriteReport()
         #expect(
-            try merge.place(StoreFixture.sample(start: "2024-02-01 08:00:00 +0100"), table: .cumulative, identity: 1, into: &report)
+            try merge.place(
+                StoreFixture.sample(start: "2024-02-01 08:00:00 +0100"), table: .cumulative, identity: 1, into: &report)
                 == .skip)
         var summary = ImportSummary()
         try merge.finish(&summary, into: &report)

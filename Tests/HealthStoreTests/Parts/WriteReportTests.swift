@@ -25,8 +25,10 @@ struct WriteReportTests {
         report.warn(.documentNotStored("a.xml: too large"))
         report.warn(.documentNotStored("a.xml: too large"))
         report.noteUnknownType("HKQuantityTypeIdentifierNew")
-        report.countInserted(.cumulative, type: Self.steps, identity: 1, start: at, end: at, creation: nil, replacing: false)
-        report.countInserted(.cumulative, type: Self.steps, identity: 2, start: at, end: at, creation: nil, replacing: true)
+        report.countInserted(
+            .cumulative, type: Self.steps, identity: 1, start: at, end: at, creation: nil, replacing: false)
+        report.countInserted(
+            .cumulative, type: Self.steps, identity: 2, start: at, end: at, creation: nil, replacing: true)
         report.countUnchanged(.cumulative, type: Self.steps, identity: 3, start: at, end: at, creation: nil)
         report.countUnchanged(
             .workouts, type: "HKWorkoutActivityTypeRunning", identity: 4, startSeconds: nil, endSeconds: nil,
@@ -63,9 +65,7 @@ struct WriteReportTests {
         var list = SmallList<Int>()
         #expect(list.isEmpty && list.count == 0)
         for number in 1...3 { list.append(number) }
-        var seen: [Int] = []
-        list.forEach { seen.append($0) }
-        #expect(seen == [1, 2, 3] && list.count == 3)
+        #expect(Array(list) == [1, 2, 3] && list.count == 3)
     }
 
     /// The parts of a first import's sample writer, over an empty database or one `StoreFixture` imported.
@@ -90,8 +90,7 @@ struct WriteReportTests {
         try writer.writeTopLevel(sample, into: &report)
         #expect(report.rows.byName == ["cumulative_samples": 1, "sources": 1, "metadata": 1])
         #expect(report.drops.bySummaryKey.isEmpty)
-        var facts: [LedgerFact] = []
-        report.ledger.forEach { facts.append($0) }
+        let facts = Array(report.ledger)
         #expect(facts.map(\.kind) == [.added])
         #expect(facts.first?.type == Self.steps && facts.first?.start == sample.startDate?.seconds)
         // The writer wrote the row; it counted nothing anywhere but in the report.
@@ -104,10 +103,9 @@ struct WriteReportTests {
         #expect(again.ledger.isEmpty)
 
         var unknown = WriteReport()
-        try writer.writeTopLevel(StoreFixture.sample("HKQuantityTypeIdentifierNotInTheCatalog", start: Self.start), into: &unknown)
-        var types: [String] = []
-        unknown.unknownTypes.forEach { types.append($0) }
-        #expect(types == ["HKQuantityTypeIdentifierNotInTheCatalog"])
+        try writer.writeTopLevel(
+            StoreFixture.sample("HKQuantityTypeIdentifierNotInTheCatalog", start: Self.start), into: &unknown)
+        #expect(Array(unknown.unknownTypes) == ["HKQuantityTypeIdentifierNotInTheCatalog"])
     }
 
     /// In a re-import, a sample an earlier run stored is met: reported unchanged, nothing written.
@@ -118,9 +116,7 @@ struct WriteReportTests {
         var report = WriteReport()
         try writer.writeTopLevel(sample, into: &report)
         #expect(report.rows.byName.isEmpty)
-        var kinds: [LedgerFact.Kind] = []
-        report.ledger.forEach { kinds.append($0.kind) }
-        #expect(kinds == [.unchanged])
+        #expect(report.ledger.map(\.kind) == [.unchanged])
         #expect(try store.integer("SELECT count(*) FROM cumulative_rows") == 3)
     }
 }
