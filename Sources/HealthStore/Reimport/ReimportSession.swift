@@ -132,7 +132,7 @@ final class ReimportSession {
 
     /// Counts the rows a write reported met or inserted (called by the front only, `SQLiteSink.apply`).
     @inline(__always) func count(_ facts: borrowing SmallList<LedgerFact>) {
-        for fact in copy facts { ledger.count(fact) }
+        facts.each { ledger.count($0) }
     }
 
     // MARK: Taking rows out

@@ -27,9 +27,7 @@ struct DropCounts {
     mutating func add(_ reason: DropReason) { counts[reason.rawValue] += 1 }
 
     @inline(__always) mutating func add(_ other: DropCounts) {
-        // Wrapping: a count cannot reach 2^63, and without the overflow check the loop is vectorized (this
-        // runs once per item).
-        for index in counts.indices { counts[index] &+= other.counts[index] }
+        for index in counts.indices { counts[index] += other.counts[index] }
     }
 
     subscript(reason: DropReason) -> Int { counts[reason.rawValue] }

@@ -53,16 +53,24 @@ enum WrittenTable: Int, CaseIterable {
 struct RowCounts {
     /// One counter per `WrittenTable` (a test checks `capacity` against `allCases`).
     private var counts = InlineArray<23, Int>(repeating: 0)
+    /// A bit per table counted: adding one item's counts to the run's visits the one to four tables it wrote,
+    /// not all of them (this runs once per item).
+    private var touched: UInt32 = 0
     var capacity: Int { counts.count }
 
     @inline(__always) mutating func add(_ table: WrittenTable, _ increment: Int = 1) {
         counts[table.rawValue] += increment
+        touched |= 1 << UInt32(table.rawValue)
     }
 
     @inline(__always) mutating func add(_ other: RowCounts) {
-        // Wrapping: a count cannot reach 2^63, and without the overflow check the loop is vectorized (this
-        // runs once per item).
-        for index in counts.indices { counts[index] &+= other.counts[index] }
+        var tables = other.touched
+        while tables != 0 {
+            let index = tables.trailingZeroBitCount
+            counts[index] += other.counts[index]
+            tables &= tables - 1
+        }
+        touched |= other.touched
     }
 
     subscript(table: WrittenTable) -> Int { counts[table.rawValue] }

@@ -15,8 +15,8 @@ final class RunTally {
     @inline(__always) func add(_ report: borrowing WriteReport) {
         rows.add(report.rows)
         drops.add(report.drops)
-        for warning in report.warnings { warn(warning) }
-        for type in report.unknownTypes { noteUnknownType(type) }
+        report.warnings.each { warn($0) }
+        report.unknownTypes.each { noteUnknownType($0) }
     }
 
     @inline(__always) func count(_ table: WrittenTable, _ increment: Int = 1) { rows.add(table, increment) }
