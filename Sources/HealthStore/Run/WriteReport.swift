@@ -9,8 +9,8 @@ import HealthSchema
 /// Filled `inout`, in a report the front creates on its stack per item, rather than returned by each call:
 /// a correlation's children and a workout's routes add to their parent's report without merging one report
 /// into another. Nothing in it allocates for a sample (millions per run): the counters are fixed-size, and
-/// the lists hold their first element inline (`SmallList`), so only an item with several facts (a
-/// correlation, a document's warning) allocates.
+/// the lists hold their first element inline (`SmallList`), so only an item with several facts of one kind
+/// (a correlation and its children) allocates.
 struct WriteReport {
     private(set) var rows = RowCounts()
     private(set) var drops = DropCounts()
