@@ -132,9 +132,10 @@ let package = Package(
             name: "generate-export", dependencies: ["SampleExports"],
             path: "sample-exports/Sources/generate-export"),
 
-        // Tests mirror the layers: a test target per library target (and one for the generator), each listing
-        // what its files import, on a support target with the fixtures, the skip conditions, the process runner
-        // and the generated exports that suites share (docs/architecture.md, "Tests").
+        // Tests mirror the layers: a test target per library target but HealthSchema (the store's tests cover it)
+        // and one for the generator, each listing what its files import, on a support target with the fixtures,
+        // the skip conditions, the process runner and the generated exports that suites share
+        // (docs/architecture.md, "Tests", whose table scripts/check-architecture-doc.py checks against this file).
         .target(
             name: "HealthTestSupport",
             dependencies: [
@@ -189,7 +190,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "HealthPipelinesTests",
-            dependencies: ["HealthTestSupport", "HealthModel", "HealthImport", "HealthPostgres", "HealthPipelines"]),
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthImport", "HealthPostgres", "HealthCSV", "HealthPipelines",
+            ]),
         .testTarget(
             name: "HealthETLTests",
             dependencies: [

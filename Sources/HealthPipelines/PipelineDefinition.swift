@@ -1,6 +1,4 @@
 import Foundation
-import HTMLReport
-import HealthCSV
 import HealthModel
 import HealthStore
 
@@ -31,18 +29,9 @@ public struct PipelineDefinition: Sendable, Equatable {
 
     public var sqlite: SQLiteOutput?
     public var postgres: PostgresOutput?
-    /// What the run writes from its database, in the order of the sinks (`PipelineOutputKind.registered`).
+    /// What the run writes from its database, in the order of the sinks (`PipelineOutputKind.registered`);
+    /// one kind's settings are `outputs.first(CSVOutput.self)`, never an accessor per kind.
     public var outputs = RunOutputs()
-
-    /// The CSV sink's settings, as the pipeline file gave them.
-    public var csv: CSVOutput? {
-        outputs.first(HealthCSV.CSVOutput.self).map {
-            CSVOutput(path: $0.directory, excel: $0.dialect == .excel, tables: $0.tables, daily: $0.daily)
-        }
-    }
-
-    public var report: ReportOutput? { outputs.first(HTMLReportOutput.self) }
-    public var parquet: ParquetLakeOutput? { outputs.first(ParquetLakeOutput.self) }
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -80,20 +69,6 @@ public struct PipelineDefinition: Sendable, Equatable {
         /// Where to keep the person's working copy between runs (`--working-copy`).
         public var workingCopies: String?
     }
-
-    /// A view of the CSV output's settings in the words of the pipeline file.
-    public struct CSVOutput: Sendable, Equatable {
-        /// The folder the files are written to (created if missing).
-        public var path: String
-        /// Excel's dialect (docs/csv.md) instead of plain RFC 4180.
-        public var excel = false
-        /// One CSV per table.
-        public var tables = true
-        /// daily.csv and daily_long.csv, from the day rollups.
-        public var daily = true
-    }
-
-    public typealias ReportOutput = HTMLReportOutput
 
     public init(inputExport: String) { self.inputExport = inputExport }
 

@@ -217,8 +217,9 @@ import Testing
                        {"sqlite": "/tmp/x.sqlite"}]}
             """
         let definition = try PipelineValidationTests.parse(json, base: "/tmp")
-        #expect(definition.report?.path == "/tmp/r.html")
-        #expect(definition.report?.options.sections == [.sleep, .heart])
-        #expect(definition.report?.options.from == "2024-01-01" && definition.report?.options.to == "2025-01-01")
+        let report = definition.outputs.first(HTMLReportOutput.self)
+        #expect(report?.path == "/tmp/r.html")
+        #expect(report?.options.sections == [.sleep, .heart])
+        #expect(report?.options.from == "2024-01-01" && report?.options.to == "2025-01-01")
     }
 }
