@@ -140,6 +140,23 @@ struct BoundedChannelTests {
         #expect(rounds.drain().isEmpty, "the pause was not cut short before stop()")
     }
 
+    final class Payload: Sendable {}
+
+    @Test("A taken element is not kept alive by the channel while others stay queued")
+    func takenElementsAreReleased() throws {
+        let channel = BoundedChannel<Payload>(capacity: nil)
+        weak var first: Payload?
+        do {
+            let payload = Payload()
+            first = payload
+            channel.send(payload)
+        }
+        for _ in 0..<3 { channel.send(Payload()) }
+        _ = try channel.receive()
+        #expect(first == nil, "the queue still held the element it handed out")
+        #expect(channel.drain().count == 3)
+    }
+
     @Test("Many elements through a small channel between two threads arrive complete and in order")
     func throughput() throws {
         let channel = BoundedChannel<Int>(capacity: 3)

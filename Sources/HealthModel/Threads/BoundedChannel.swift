@@ -15,7 +15,9 @@ import Foundation
 /// `@unchecked Sendable`: every stored property that changes is read and written only under `condition`.
 package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var elements: [(element: Element, weight: Int)] = []
+    /// Queued elements from `head` on; the slots before it are taken and emptied (nil), so a taken element is
+    /// never kept alive by the queue.
+    private var elements: [(element: Element?, weight: Int)] = []
     private var head = 0
     private var queuedWeight = 0
     private var receivedWeight = 0
@@ -144,12 +146,13 @@ package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     private func takeFirst() -> Element? {
         guard head < elements.count else { return nil }
         let (element, elementWeight) = elements[head]
+        elements[head].element = nil
         head += 1
-        // Compacted once the consumed prefix is half the array: O(1) per element, no unbounded growth.
+        // Compacted once the taken prefix is half the array: O(1) per element, no unbounded growth.
         if head == elements.count {
             elements.removeAll(keepingCapacity: true)
             head = 0
-        } else if head >= 64 && head * 2 >= elements.count {
+        } else if head >= 16 && head * 2 >= elements.count {
             elements.removeFirst(head)
             head = 0
         }
