@@ -91,12 +91,24 @@ struct AnswerBudgetTests {
         ),
         call("unusual", [("min_signals", 2)]),
         // The edges of the calendar: ranges whose days, or whose lagged days, leave years 1000–9999.
-        call("correlate", [("x", "Steps"), ("y", "HeartRate"), ("start", "2015-01-01"), ("end", "2025-01-07"),
-            ("lag_days", -60)]),
-        call("correlate", [("x", "Steps"), ("y", "HeartRate"), ("start", "9989-12-29"), ("end", "9999-12-31"),
-            ("lag_days", 60)]),
-        call("correlate", [("x", "Steps"), ("y", "HeartRate"), ("start", .string(wide)), ("end", "1010-01-03"),
-            ("lag_days", -60)]),
+        call(
+            "correlate",
+            [
+                ("x", "Steps"), ("y", "HeartRate"), ("start", "2015-01-01"), ("end", "2025-01-07"),
+                ("lag_days", -60),
+            ]),
+        call(
+            "correlate",
+            [
+                ("x", "Steps"), ("y", "HeartRate"), ("start", "9989-12-29"), ("end", "9999-12-31"),
+                ("lag_days", 60),
+            ]),
+        call(
+            "correlate",
+            [
+                ("x", "Steps"), ("y", "HeartRate"), ("start", .string(wide)), ("end", "1010-01-03"),
+                ("lag_days", -60),
+            ]),
         call(
             "compare",
             [
@@ -108,8 +120,10 @@ struct AnswerBudgetTests {
         call("samples", [("metric", "HeartRate"), ("start", .string(far)), ("end", .string(far))]),
         call("workouts", [("start", .string(far)), ("end", .string(far))]),
         call("unusual", [("start", .string(wide)), ("end", .string(far)), ("min_signals", 2)]),
-        call("metric_series", [("metric", "Steps"), ("start", .string(far)), ("end", .string(far)), ("period", "week")]),
-        call("metric_series", [("metric", "Steps"), ("start", .string(wide)), ("end", .string(far)), ("period", "year")]),
+        call(
+            "metric_series", [("metric", "Steps"), ("start", .string(far)), ("end", .string(far)), ("period", "week")]),
+        call(
+            "metric_series", [("metric", "Steps"), ("start", .string(wide)), ("end", .string(far)), ("period", "year")]),
     ]
 
     @Test func theWidestCallsStayUnderTheCapAndSayWhyTheyAreCoarser() throws {

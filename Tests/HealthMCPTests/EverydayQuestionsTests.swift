@@ -42,7 +42,8 @@ struct EverydayQuestionsTests {
             // 10 Unusual days this year.
             AnswerBudgetTests.call("unusual", [("start", "2024-01-01"), ("end", "2024-12-31")]),
             // 11 My heart rate readings yesterday.
-            AnswerBudgetTests.call("samples", [("metric", "HeartRate"), ("start", "2024-12-30"), ("end", "2024-12-30")]),
+            AnswerBudgetTests.call(
+                "samples", [("metric", "HeartRate"), ("start", "2024-12-30"), ("end", "2024-12-30")]),
             // 12 Steps per month over the last five years (SQL).
             AnswerBudgetTests.call(
                 "sql",
@@ -62,7 +63,8 @@ struct EverydayQuestionsTests {
             // 14 Active energy per month this year.
             MCPClient.series("ActiveEnergyBurned", "2024-01-01", "2024-12-31", "month"),
             // 15 My resting heart rate last week against my normal.
-            AnswerBudgetTests.call("baseline", [("metrics", ["RestingHeartRate"]), ("start", "2024-12-25"), ("end", "2024-12-31")]),
+            AnswerBudgetTests.call(
+                "baseline", [("metrics", ["RestingHeartRate"]), ("start", "2024-12-25"), ("end", "2024-12-31")]),
             // 16 What does the database cover?
             AnswerBudgetTests.call("overview", []),
             // 17 Steps over all ten years.
@@ -73,13 +75,16 @@ struct EverydayQuestionsTests {
             MCPClient.series("DistanceWalkingRunning", "2015-01-01", "2024-12-31", "year"),
             // 20 Is my resting heart rate lower on days I walk more?
             AnswerBudgetTests.call(
-                "correlate", [("x", "Steps"), ("y", "RestingHeartRate"), ("start", "2024-01-01"), ("end", "2024-12-31")]),
+                "correlate",
+                [("x", "Steps"), ("y", "RestingHeartRate"), ("start", "2024-01-01"), ("end", "2024-12-31")]),
         ]
         let results = try MCPClient.run(database: database, program: program, in: directory)
         #expect(results.count == 21, "twenty questions and the handshake")
         for (index, result) in results.dropFirst().enumerated() {
             #expect(result["is_error"] == false, "question \(index + 1): \(result.serialized.prefix(300))")
-            #expect(AnswerBudgetTests.size(result) <= AnswerBudget.defaultBytes, "question \(index + 1): \(AnswerBudgetTests.size(result)) bytes")
+            #expect(
+                AnswerBudgetTests.size(result) <= AnswerBudget.defaultBytes,
+                "question \(index + 1): \(AnswerBudgetTests.size(result)) bytes")
             print("question \(index + 1): \(AnswerBudgetTests.size(result)) bytes")
         }
         func answer(_ number: Int) throws -> JSON { try MCPClient.structured(results[number]) }
