@@ -79,13 +79,13 @@ struct AnswerBudgetTests {
         call(
             "compare",
             [
-                ("metric", "Steps"), ("first_start", "2015-01-01"), ("first_end", "2025-01-07"),
+                ("metric", "Steps"), ("first_start", .string(wide)), ("first_end", .string(far)),
                 ("second_start", "2020-01-01"), ("second_end", "2024-12-31"),
             ]),
         call(
             "correlate",
             [
-                ("x", "Steps"), ("y", "RestingHeartRate"), ("start", "2015-01-01"), ("end", "2025-01-07"),
+                ("x", "Steps"), ("y", "RestingHeartRate"), ("start", .string(wide)), ("end", .string(far)),
                 ("lag_days", 60),
             ]
         ),
@@ -94,7 +94,7 @@ struct AnswerBudgetTests {
         call(
             "correlate",
             [
-                ("x", "Steps"), ("y", "HeartRate"), ("start", "2015-01-01"), ("end", "2025-01-07"),
+                ("x", "Steps"), ("y", "HeartRate"), ("start", .string(wide)), ("end", .string(far)),
                 ("lag_days", -60),
             ]),
         call(
@@ -175,6 +175,10 @@ struct AnswerBudgetTests {
             "SELECT count(*) FROM rollups WHERE period = 'day' AND type = 'HKQuantityTypeIdentifierStepCount' AND statistic = 'sum'"
         )
         #expect(try structured(2)["summary"]?["count"]?.integerValue == stepDays.integer)
+        // compare and correlate over every date there is: all the days with data, no refusal for the length.
+        #expect(try structured(10)["first"]?["days_with_data"]?.integerValue == stepDays.integer)
+        let (n11, n13) = (try structured(11)["n"]?.integerValue ?? 0, try structured(13)["n"]?.integerValue ?? 0)
+        #expect(n11 > 1_000 && n13 > 1_000, "correlate over every date: n \(n11) and \(n13)")
         // A page of sql continues where the first stopped.
         let cursor = try #require(try structured(8)["next_cursor"]?.stringValue)
         let shown = try structured(8)["rows"]?.arrayValue.count ?? 0
