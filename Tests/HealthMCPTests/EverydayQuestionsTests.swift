@@ -136,6 +136,24 @@ struct EverydayQuestionsTests {
         let six = try answer(6)["workouts"]?.arrayValue.first?.arrayValue ?? []
         #expect(six.first?.integerValue == run.first?[0].integer)
         #expect(six[3].doubleValue == MCPClient.rounded(run.first.flatMap { MCPClient.double($0[1]) }, unit: "min"))
+        // Its other numbers, each at its unit's precision, under the columns the answer names.
+        let sixColumns = try answer(6)["columns"]?.arrayValue.compactMap(\.stringValue) ?? []
+        let runRow = try #require(
+            try db.query(
+                """
+                SELECT local_start, distance_km, active_energy_kcal, avg_heart_rate, max_heart_rate, elevation_gain_m,
+                route_points FROM workout_overview WHERE workout_id = ?
+                """, [run.first?[0] ?? .null]
+            ).first)
+        #expect(six[sixColumns.firstIndex(of: "local_start") ?? 0].stringValue == runRow[0].text)
+        for (offset, (name, unit)) in [
+            ("distance_km", "km"), ("active_energy_kcal", "kcal"), ("avg_heart_rate", "count/min"),
+            ("max_heart_rate", "count/min"), ("elevation_gain_m", "m"), ("route_points", "count"),
+        ].enumerated() {
+            let cell = sixColumns.firstIndex(of: name).map { six[$0] }
+            #expect(
+                cell?.doubleValue == MCPClient.rounded(MCPClient.double(runRow[offset + 1]), unit: unit), "\(name)")
+        }
         // 7: the count of the year's workouts, whatever the page.
         #expect(
             try answer(7)["count"]?.integerValue
@@ -176,6 +194,8 @@ struct EverydayQuestionsTests {
         }
         // 16: the days covered.
         #expect(try answer(16)["first_day"] == .string(try db.scalar("SELECT min(date) FROM daily_rollups").text ?? ""))
+        #expect(try answer(16)["last_day"] == .string(try db.scalar("SELECT max(date) FROM daily_rollups").text ?? ""))
+        #expect(try answer(16)["workout_count"]?.integerValue == db.scalar("SELECT count(*) FROM workouts").integer)
         // 17: ten years of days come coarser with their reason; the summary is still per day.
         let all = try days(steps, "sum", "2015-01-01", "2024-12-31")
         #expect(try answer(17)["period_used"] != "day" && answer(17)["hint"]?.stringValue != nil)
