@@ -13,12 +13,13 @@ struct StoreOpeningTests {
     @Test func aNewOrEmptyFileGetsTheSchemaAndACurrentOneIsKept() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let connection = try SQLiteConnection(path: directory.file("a.sqlite"))
-        let created = try StoreOpening.prepareSchema(connection, isNew: false)  // empty: as new
+        let path = directory.file("a.sqlite")
+        let connection = try SQLiteConnection(path: path)
+        let created = try StoreOpening.prepareSchema(connection, isNew: false, path: path)  // empty: as new
         #expect(created.hadData == false)
         #expect(created.upgraded == false)
         #expect(try "\(SchemaState(of: connection))" == "current")
-        let again = try StoreOpening.prepareSchema(connection, isNew: false)
+        let again = try StoreOpening.prepareSchema(connection, isNew: false, path: path)
         #expect(again.hadData == true)
         #expect(again.upgraded == false)
     }
@@ -29,10 +30,10 @@ struct StoreOpeningTests {
         let newer = try SQLiteConnection(path: directory.file("newer.sqlite"))
         try Schema.createTables(newer)
         try newer.execute("PRAGMA user_version = \(Schema.userVersion + 1)")
-        #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(newer, isNew: false) }
+        #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(newer, isNew: false, path: "newer.sqlite") }
         let foreign = try SQLiteConnection(path: directory.file("foreign.sqlite"))
         try foreign.execute("CREATE TABLE notes (text TEXT)")
-        #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(foreign, isNew: false) }
+        #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(foreign, isNew: false, path: "foreign.sqlite") }
         #expect(try foreign.scalar("SELECT count(*) FROM sqlite_master") == .integer(1))  // untouched
     }
 
