@@ -67,17 +67,8 @@ class ExportTruth(accuracy.Truth):
         end, and a stretch is asleep when the best source with a sample covering it (Watch, iPhone, other apps,
         hand entries) says an asleep stage there."""
         cuts = sorted({t for start, end, _, _ in self.sleep for t in (start, end)})
-        by_start = sorted(self.sleep)
         hours = collections.defaultdict(float)
-        active, next_sample = [], 0
-        for a, b in zip(cuts, cuts[1:]):
-            while next_sample < len(by_start) and by_start[next_sample][0] <= a:
-                active.append(by_start[next_sample])
-                next_sample += 1
-            active = [s for s in active if s[1] > a]
-            covering = [s for s in active if s[0] <= a and s[1] >= b]
-            if not covering:
-                continue
+        for a, b, covering in accuracy.covering_stretches(cuts, self.sleep):
             best = min(s[2] for s in covering)
             if any(s[3] for s in covering if s[2] == best):
                 night = (datetime.datetime.fromtimestamp(b, ZONE) + datetime.timedelta(hours=6)).date()
