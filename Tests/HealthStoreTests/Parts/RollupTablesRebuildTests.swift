@@ -34,7 +34,8 @@ struct RollupTablesRebuildTests {
         }
         #expect(try steps("2024-02-01") == .real(12))
         #expect(try steps("2024-02-02") == .real(11))
-        #expect(try fixture.integer("SELECT count(*) FROM rollups WHERE type = 'HKQuantityTypeIdentifierHeartRate'")! > 0)
+        #expect(
+            try fixture.integer("SELECT count(*) FROM rollups WHERE type = 'HKQuantityTypeIdentifierHeartRate'")! > 0)
     }
 
     @Test("A partial rebuild from before a type's first change gives what a full rebuild gives, and keeps the rest")

@@ -33,7 +33,9 @@ struct StoreOpeningTests {
         #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(newer, isNew: false, path: "newer.sqlite") }
         let foreign = try SQLiteConnection(path: directory.file("foreign.sqlite"))
         try foreign.execute("CREATE TABLE notes (text TEXT)")
-        #expect(throws: ImportError.self) { try StoreOpening.prepareSchema(foreign, isNew: false, path: "foreign.sqlite") }
+        #expect(throws: ImportError.self) {
+            try StoreOpening.prepareSchema(foreign, isNew: false, path: "foreign.sqlite")
+        }
         #expect(try foreign.scalar("SELECT count(*) FROM sqlite_master") == .integer(1))  // untouched
     }
 
