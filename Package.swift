@@ -5,7 +5,8 @@ import PackageDescription
 // and only the targets that list a C library can call it (docs/architecture.md draws the graph):
 //
 //   HealthModel      values and vocabulary; no C
-//   HealthJSON       JSON read in memory: the tree parser (MCP messages) and the grammar check (FHIR files); on nothing
+//   HealthJSON       the JSON grammar (one cursor, one error with line and column), the tree parser, the one
+//                    quoter; read by MCP, pipeline files, FHIR's check and the feed's streaming scanner; on nothing
 //   HealthReading, HealthStages, HealthRollups, HealthSQLite   each on the model only (C: libxml2+zlib, sqlite3)
 //   HealthSchema     on model, SQLite wrapper: the schema described once, migrations, opening a database to read it
 //   HealthStore      the writer: on model, rollups, SQLite wrapper, schema
@@ -110,8 +111,9 @@ let package = Package(
         .target(
             name: "HealthPipelines",
             dependencies: [
-                "HealthModel", "HealthStages", "HealthRollups", "HealthStore", "HealthImport", "HealthCSV",
-                "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles", "HealthFHIR",
+                "HealthModel", "HealthJSON", "HealthStages", "HealthRollups", "HealthStore", "HealthImport",
+                "HealthCSV", "HTMLReport", "HealthPostgres", "HealthLake", "HealthDeidentify", "HealthWorkoutFiles",
+                "HealthFHIR",
             ]),
         // The command line as a testable value (Tool): parsing, help, summaries, exit codes.
         .target(
@@ -132,9 +134,10 @@ let package = Package(
             name: "generate-export", dependencies: ["SampleExports"],
             path: "sample-exports/Sources/generate-export"),
 
-        // Tests mirror the layers: a test target per library target (and one for the generator), each listing
-        // what its files import, on a support target with the fixtures, the skip conditions, the process runner
-        // and the generated exports that suites share (docs/architecture.md, "Tests").
+        // Tests mirror the layers: a test target per library target but HealthSchema (the store's tests cover it)
+        // and one for the generator, each listing what its files import, on a support target with the fixtures,
+        // the skip conditions, the process runner and the generated exports that suites share
+        // (docs/architecture.md, "Tests", whose table scripts/check-architecture-doc.py checks against this file).
         .target(
             name: "HealthTestSupport",
             dependencies: [
@@ -146,7 +149,8 @@ let package = Package(
         .testTarget(
             name: "HealthReadingTests",
             dependencies: [
-                "HealthTestSupport", "HealthModel", "HealthReading", "HealthSQLite", "HealthImport", "SampleExports",
+                "HealthTestSupport", "HealthModel", "HealthJSON", "HealthReading", "HealthSQLite", "HealthImport",
+                "SampleExports",
             ]),
         .testTarget(
             name: "HealthStagesTests",
@@ -189,7 +193,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "HealthPipelinesTests",
-            dependencies: ["HealthTestSupport", "HealthModel", "HealthImport", "HealthPostgres", "HealthPipelines"]),
+            dependencies: [
+                "HealthTestSupport", "HealthModel", "HealthImport", "HealthPostgres", "HealthCSV", "HealthPipelines",
+            ]),
         .testTarget(
             name: "HealthETLTests",
             dependencies: [

@@ -72,6 +72,22 @@ def device_model(device):
     return ""
 
 
+
+def covering_stretches(cuts, samples):
+    """The stretches between consecutive `cuts` (sorted instants) that samples cover, each with the samples
+    (tuples starting with start and end) that cover all of it: a sweep in start order, so each sample is looked
+    at while it is active only."""
+    by_start = sorted(samples)
+    active, next_sample = [], 0
+    for a, b in zip(cuts, cuts[1:]):
+        while next_sample < len(by_start) and by_start[next_sample][0] <= a:
+            active.append(by_start[next_sample])
+            next_sample += 1
+        active = [s for s in active if s[1] > a]
+        covering = [s for s in active if s[0] <= a and s[1] >= b]
+        if covering:
+            yield a, b, covering
+
 class Truth:
     """Everything the questions need, read from the export's XML and ECG CSVs."""
 
@@ -198,17 +214,8 @@ class Truth:
             cuts.add(midnight)
             day += datetime.timedelta(days=1)
         cuts = sorted(cuts)
-        by_start = sorted(samples)
         totals = collections.defaultdict(float)
-        active, next_sample = [], 0
-        for a, b in zip(cuts, cuts[1:]):
-            while next_sample < len(by_start) and by_start[next_sample][0] <= a:
-                active.append(by_start[next_sample])
-                next_sample += 1
-            active = [s for s in active if s[1] > a]
-            covering = [s for s in active if s[0] <= a and s[1] >= b and s[1] > s[0]]
-            if not covering:
-                continue
+        for a, b, covering in covering_stretches(cuts, samples):
             best = min(s[3] for s in covering)
             share = sum(s[2] * (b - a) / (s[1] - s[0]) for s in covering if s[3] == best)
             totals[datetime.datetime.fromtimestamp(a, zone).date().isoformat()] += share

@@ -1,5 +1,6 @@
-# Installs the Python peers that scripts/benchmark --peers and scripts/accuracy compare healthetl with, each at an
-# exact version from PyPI, into virtual environments under bench-data/ (ignored by git). Sourced, not run:
+# Installs the Python peers that scripts/benchmark --peers, scripts/benchmark-mcp --peers and scripts/accuracy
+# compare healthetl with, each at an exact version from PyPI, into virtual environments under bench-data/ (ignored
+# by git). Sourced, not run:
 #
 #   source scripts/peers.sh
 #   peers_install            # sets peers_venv, and peers_venv_312 (empty when no Python >= 3.12 is found)

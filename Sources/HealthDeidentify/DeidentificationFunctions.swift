@@ -150,6 +150,7 @@ final class DeidentificationFunctions {
         case "time_zone", "units": return value
         case _ where key.hasPrefix("last_id:"): return value
         case "rollups":
+            // Foundation's decoder stays: the project's own Codable setting, written by JSONEncoder (RunEnd).
             guard let value, var options = try? JSONDecoder().decode(RollupOptions.self, from: Data(value.utf8)) else {
                 return nil
             }

@@ -14,13 +14,9 @@ extension ImportJob {
     func transfer(
         _ production: Production, queue: ItemQueue, into sink: SQLiteSink, writerRoutes: inout RouteResolver?
     ) throws -> ImportSummary {
+        // `production` is used by the decoding thread alone until it is joined; then `summary` is read here.
         let produced = Handoff(production)
-        let decoder = Thread {
-            produced.value.run(into: queue)
-        }
-        decoder.stackSize = 8 << 20
-        decoder.name = "decode"
-        decoder.start()
+        let decoder = WorkerThread(name: "decode", stackSize: 8 << 20) { _ in produced.value.run(into: queue) }
         do {
             while let batch = try queue.pop() {
                 // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
@@ -39,10 +35,10 @@ extension ImportJob {
             }
         } catch {
             queue.cancel()
-            produced.value.waitUntilDone()
+            try? decoder.join()  // `run` throws nothing: its failure came through the queue
             throw FailedTransfer(error: error, summary: produced.value.summary)
         }
-        produced.value.waitUntilDone()
+        try? decoder.join()
         return produced.value.summary
     }
 

@@ -25,23 +25,17 @@ struct ItemBatch {
 /// with three hours of 1 Hz route points weighs as much as a few ordinary batches, and a bound of eight batches
 /// let eight such workouts wait at once.
 ///
+/// The batch the writer is on counts against the bound too (`countsReceived`): otherwise one huge item (a
+/// flood of beats, a long route's points in memory) was held three times at once, being built, queued and
+/// written. There is one consumer, so taking a batch ends the last one, given back or not: a consumer that
+/// forgets `giveBack` costs memory accounting, never a deadlock (a test that did hung CI for its 90 minutes).
+///
 /// Which thread does the work that could be done on either is set per import (`WorkPlacement`).
-final class ItemQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var batches: [ItemBatch] = []
-    /// Batches the writer is done with, to be emptied (their items released) and reused by the producer.
-    private var spent: [ItemBatch] = []
-    private var queuedWeight = 0
-    /// Weight of the batch the writer is on (taken, not yet given back). It counts against the capacity too:
-    /// otherwise one huge item (a flood of beats, a long route's points in memory) was held three times at
-    /// once, being built, queued and written. There is one consumer, so taking a batch ends the last one,
-    /// given back or not: a consumer that forgets `giveBack` costs memory accounting, never a deadlock (a test
-    /// that did hung CI for its 90 minutes).
-    private var writingWeight = 0
-    private let capacityWeight: Int
-    private var closed = false
-    private var producerError: Error?
-    private var cancelled = false
+final class ItemQueue: Sendable {
+    private let batches: BoundedChannel<ItemBatch>
+    /// Batches the writer is done with, to be emptied (their items released) and reused by the producer. Two
+    /// at most wait, so the memory they hold stays small while the producer waits for room.
+    private let spent = BoundedChannel<ItemBatch>(capacity: 2)
     let placement: WorkPlacement
 
     /// Weight of the heaviest batch `giveBack` hands back to the producer: twice an ordinary batch.
@@ -51,30 +45,16 @@ final class ItemQueue: @unchecked Sendable {
     /// fits when nothing else is held): four ordinary batches waiting while a fifth is written (`BatchCutter`
     /// cuts one once it reaches 4096). Eight batches held ~5 MB more at the peak (measured: docs/performance.md, "Memory at any size and shape").
     init(capacityWeight: Int = 5 * 4096, placement: WorkPlacement = .writerHelps) {
-        self.capacityWeight = capacityWeight
+        batches = BoundedChannel(capacity: capacityWeight, countsReceived: true) { $0.weight }
         self.placement = placement
     }
 
     /// Blocks while the queue is full. Returns false when the consumer has given up (stop producing).
     /// `reusable` receives a spent batch when there is one, emptied here, on the producer's thread.
     func push(_ batch: consuming ItemBatch, reusable: inout ItemBatch?) -> Bool {
-        condition.lock()
-        while queuedWeight + writingWeight > 0 && queuedWeight + writingWeight + batch.weight > capacityWeight
-            && !cancelled
-        {
-            condition.wait()
-        }
-        if cancelled {
-            condition.unlock()
-            return false
-        }
-        queuedWeight += batch.weight
-        batches.append(batch)
-        var finished = spent
-        spent.removeAll(keepingCapacity: true)
-        condition.broadcast()
-        condition.unlock()
-        // Outside the lock: this releases up to two batches' worth of items. One is kept for its capacity.
+        guard batches.send(batch) else { return false }
+        // On this thread: this releases up to two batches' worth of items. One is kept for its capacity.
+        var finished = spent.drain()
         reusable = finished.popLast()
         reusable?.removeAll()
         finished.removeAll()
@@ -83,56 +63,33 @@ final class ItemQueue: @unchecked Sendable {
 
     /// The producer is done, successfully or with `error`.
     func close(error: Error? = nil) {
-        condition.lock()
-        closed = true
-        producerError = error
-        condition.broadcast()
-        condition.unlock()
+        batches.finish(throwing: error)
+        spent.finish()
     }
 
-    /// Blocks until a batch is available; nil at the end. Throws the producer's error.
+    /// Blocks until a batch is available; nil at the end. Throws the producer's error. After `cancel`, waits
+    /// for the producer to stop and throws how it stopped (a `CancellationError` when it saw the cancel).
     func pop() throws -> ItemBatch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty && !closed { condition.wait() }
-        if !batches.isEmpty {
-            let batch = batches.removeFirst()
-            queuedWeight -= batch.weight
-            writingWeight = batch.weight
-            // The last batch, if not given back, has just left the count: a waiting producer may fit now.
-            condition.broadcast()
-            return batch
-        }
-        if let producerError { throw producerError }
+        if let batch = try batches.receive() { return batch }
+        if batches.isCancelled { try batches.waitUntilFinished() }
         return nil
     }
 
     /// The writer is done with `batch`. When the decoder releases batches, it goes back to the producer, which
-    /// releases its items the next time it pushes (and refills one); else it is released here. Two at most
-    /// wait, so the memory they hold stays small while the producer waits for room; a batch heavier than
-    /// `heaviestReturned` (one huge item: a long route, a flood of beats) is released here at once, or it would
-    /// be held twice more while the producer builds the next one.
+    /// releases its items the next time it pushes (and refills one); else it is released here. A batch heavier
+    /// than `heaviestReturned` (one huge item: a long route, a flood of beats) is released here at once, or it
+    /// would be held twice more while the producer builds the next one.
     func giveBack(_ batch: consuming ItemBatch) {
-        condition.lock()
-        writingWeight = max(0, writingWeight - batch.weight)
-        condition.broadcast()
-        let returnable = placement.decoderReleasesBatches && batch.weight <= Self.heaviestReturned
-        if returnable && spent.count < 2 && !closed && !cancelled {
-            spent.append(batch)
+        batches.releaseReceived()
+        if placement.decoderReleasesBatches && batch.weight <= Self.heaviestReturned {
+            _ = spent.trySend(batch)  // when two already wait (or the producer is done), released here
         }
-        condition.unlock()
     }
 
     /// The consumer failed: wake the producer so it stops.
     func cancel() {
-        condition.lock()
-        cancelled = true
-        batches.removeAll()
-        spent.removeAll()
-        queuedWeight = 0
-        writingWeight = 0
-        condition.broadcast()
-        condition.unlock()
+        batches.cancel()
+        spent.cancel()
     }
 }
 

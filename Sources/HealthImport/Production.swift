@@ -9,7 +9,6 @@ final class Production {
     let progress: ((UInt64, UInt64?) -> Void)?
     var summary: ImportSummary
     var stateOfMindPath: String?
-    private let done = DispatchSemaphore(value: 0)
 
     init(
         reader: any ItemSource, stages: [any ExportStage], progress: ((UInt64, UInt64?) -> Void)?,
@@ -21,8 +20,8 @@ final class Production {
         self.summary = summary
     }
 
+    /// Never throws: a failure closes the queue with its error, which the writing thread rethrows in order.
     func run(into queue: ItemQueue) {
-        defer { done.signal() }
         let output = BatchCutter(queue: queue)
         let chain = StageChain(stages: stages, sink: output)
         var counter = ItemCounter()
@@ -65,9 +64,6 @@ final class Production {
             queue.close(error: error)
         }
     }
-
-    /// Blocks until `run` has returned; after that `summary` is safe to read from any thread.
-    func waitUntilDone() { done.wait() }
 }
 
 /// Stages linked one to the next, ending in the sink. Each stage sits in its own box, so a stage can be

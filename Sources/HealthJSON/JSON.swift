@@ -46,6 +46,15 @@ package indirect enum JSON: Equatable, Sendable {
         }
     }
 
+    /// A number as a Double (an integer too).
+    package var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+
     package var isNull: Bool { self == .null }
 
     /// A Double as JSON: a number, or null where JSON has none (NaN, infinities).

@@ -212,17 +212,16 @@ final class LakeLock {
 /// each with a connection of its own. The second connection reads the same state as the first only if its
 /// fingerprint is the same generation (an import may have committed in between); otherwise the first thread
 /// writes everything.
-final class ParallelWrite: @unchecked Sendable {
+final class ParallelWrite: Sendable {
     let relations: [LakeRelation]
     let databasePath: String
     let staging: String
     let fileName: String
     let metadata: [(key: String, value: String)]
     let generation: String
-    private let lock = NSLock()
-    private var next = 0
-    private var reports: [LakeTableReport?]
-    private var failure: Error?
+    /// The relations not yet taken, by index; cancelled at the first failure, so both threads stop.
+    private let pending = BoundedChannel<Int>(capacity: nil)
+    private let written = BoundedChannel<(index: Int, report: LakeTableReport)>(capacity: nil)
 
     init(
         relations: [LakeRelation], databasePath: String, staging: String, fileName: String,
@@ -234,21 +233,24 @@ final class ParallelWrite: @unchecked Sendable {
         self.fileName = fileName
         self.metadata = metadata
         self.generation = generation
-        reports = Array(repeating: nil, count: relations.count)
+        for index in relations.indices { pending.send(index) }
+        pending.finish()
     }
 
+    /// The reports of every relation, in `relations`' order; the first failure of either thread is thrown.
     func run(firstConnection: SQLiteConnection) throws -> [LakeTableReport] {
-        let done = DispatchSemaphore(value: 0)
-        let helper = Thread { [self] in
-            defer { done.signal() }
+        let helper = WorkerThread(name: "lake writer") { [self] _ in
             guard let connection = try? secondConnection() else { return }
-            work(connection)
+            try work(connection)
             try? connection.execute("COMMIT")
         }
-        helper.start()
-        work(firstConnection)
-        done.wait()
+        var failure: Error?
+        do { try work(firstConnection) } catch { failure = error }
+        do { try helper.join() } catch { failure = failure ?? error }
         if let failure { throw failure }
+        written.finish()
+        var reports = [LakeTableReport?](repeating: nil, count: relations.count)
+        while let (index, report) = try written.receive() { reports[index] = report }
         return reports.compactMap { $0 }
     }
 
@@ -263,8 +265,8 @@ final class ParallelWrite: @unchecked Sendable {
         return connection
     }
 
-    private func work(_ connection: SQLiteConnection) {
-        while let index = take() {
+    private func work(_ connection: SQLiteConnection) throws {
+        while let index = try pending.receive() {
             let relation = relations[index]
             do {
                 let (file, report) = try StoredDatabase.read(databasePath) {
@@ -274,19 +276,11 @@ final class ParallelWrite: @unchecked Sendable {
                 }
                 try file.moveIntoPlace()
                 try FolderSwap.syncFolder(staging + "/" + relation.name)
-                lock.withLock { reports[index] = report }
+                written.send((index, report))
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                pending.cancel()
+                throw error
             }
-        }
-    }
-
-    /// The next relation to write; nil when all are taken or one failed.
-    private func take() -> Int? {
-        lock.withLock {
-            guard failure == nil, next < relations.count else { return nil }
-            next += 1
-            return next - 1
         }
     }
 }

@@ -3,13 +3,13 @@ import HealthSQLite
 
 /// `compare`: one daily metric over two periods ("did my sleep change since I started running?"): the days with
 /// data in each, their means and standard deviations, the difference, and its size in standard deviations.
+/// The periods may be as long as the dates allow: the answer is a few numbers, and the rows read are the days with
+/// data, which the database bounds, not the range.
 enum CompareTool {
-    static let maximumDays = 3_660
-
     static let definition = ToolDefinition(
         name: "compare", title: "Compare two periods",
         description: """
-            One daily metric over two periods (each at most ten years): days with data, mean and standard \
+            One daily metric over two periods of any length: days with data, mean and standard \
             deviation of the daily values in each, the difference of means (second − first), and the effect size: \
             Cohen's d (the difference over the pooled standard deviation) and Hedges' g (d corrected for small \
             samples); about 0.2 is small, 0.5 medium, 0.8 large. Days without a value are not zeros: they are left \
@@ -67,10 +67,8 @@ enum CompareTool {
     static func run(_ context: ToolContext, _ arguments: ToolArguments) throws -> ToolAnswer {
         let name = try arguments.requiredString("metric")
         guard
-            let first = try arguments.range(
-                start: "first_start", end: "first_end", required: true, maximumDays: maximumDays),
-            let second = try arguments.range(
-                start: "second_start", end: "second_end", required: true, maximumDays: maximumDays)
+            let first = try arguments.range(start: "first_start", end: "first_end", required: true),
+            let second = try arguments.range(start: "second_start", end: "second_end", required: true)
         else { throw ToolError.argument(name: "first_start", reason: "is required") }
         let statistic = try arguments.string("statistic")
         return try context.database.read { db in

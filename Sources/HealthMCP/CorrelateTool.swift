@@ -4,13 +4,12 @@ import HealthSQLite
 
 /// `correlate`: two daily metrics over a range, the second shifted by a lag ("what goes with my bad nights?"):
 /// Spearman's rank correlation, robust to outliers and to any monotonic relation, with its 95 % interval.
+/// The range may be as long as the dates allow, as `compare`'s (its answer is a few numbers).
 enum CorrelateTool {
-    static let maximumDays = 3_660
-
     static let definition = ToolDefinition(
         name: "correlate", title: "Correlate two metrics",
         description: """
-            How two daily metrics move together over a range (at most ten years): Spearman's rank correlation \
+            How two daily metrics move together over a range of any length: Spearman's rank correlation \
             rho (−1 … 1) between x on day d and y on day d + lag_days, over the days where both have a value, with \
             its 95 % confidence interval (Fisher z, needs n ≥ 4) and n. lag_days 1 pairs each day's x with the next \
             day's y ("does exercise go with the next night's sleep?"). A correlation is not causation: both may \
@@ -75,7 +74,7 @@ enum CorrelateTool {
 
     static func run(_ context: ToolContext, _ arguments: ToolArguments) throws -> ToolAnswer {
         let (xName, yName) = (try arguments.requiredString("x"), try arguments.requiredString("y"))
-        guard let range = try arguments.range(required: true, maximumDays: maximumDays) else {
+        guard let range = try arguments.range(required: true) else {
             throw ToolError.argument(name: "start", reason: "is required")
         }
         let lag = try arguments.integer("lag_days", range: -60...60) ?? 0

@@ -23,8 +23,12 @@ struct DailyColumn {
             unit: metric.statistics.first { $0.name == chosen }?.unit)
     }
 
-    /// The days of `range` with a value, oldest first.
+    /// The days of `range` with a value, oldest first. A range that a lag moved past 9999-12-31 ends there: the
+    /// text `10000-01-01` sorts before every stored date, so it would otherwise find nothing.
     func values(_ db: SQLiteConnection, _ range: ClosedRange<LocalDate>) throws -> [(day: LocalDate, value: Double)] {
+        let last = LocalDate(year: 9_999, month: 12, day: 31)
+        guard range.lowerBound <= last else { return [] }
+        let range = range.lowerBound...min(range.upperBound, last)
         var days: [(LocalDate, Double)] = []
         let statement = try db.prepare(
             "SELECT date, value FROM baselines WHERE column_name = ?1 AND date >= ?2 AND date <= ?3 ORDER BY date")

@@ -92,8 +92,8 @@ package struct ToolArguments {
         return date
     }
 
-    /// A date range whose end is not before its start, at most `maximumDays` long.
-    package func range(start: String = "start", end: String = "end", required: Bool, maximumDays: Int? = nil)
+    /// A date range whose end is not before its start; never refused for its length (docs/mcp.md, "Answer budget").
+    package func range(start: String = "start", end: String = "end", required: Bool)
         throws(ToolError) -> ClosedRange<LocalDate>?
     {
         let first = required ? try requiredDate(start) : try date(start)
@@ -103,9 +103,6 @@ package struct ToolArguments {
         let upper = last ?? LocalDate(year: 9999, month: 12, day: 31)
         guard lower <= upper else {
             throw ToolError.argument(name: end, reason: "\(upper) is before \(start) \(lower)")
-        }
-        if let maximumDays, upper.dayNumber - lower.dayNumber + 1 > maximumDays {
-            throw ToolError.argument(name: end, reason: "the range is longer than \(maximumDays) days; ask for less")
         }
         return lower...upper
     }

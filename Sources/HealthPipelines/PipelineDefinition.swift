@@ -1,6 +1,5 @@
 import Foundation
-import HTMLReport
-import HealthCSV
+import HealthJSON
 import HealthModel
 import HealthStore
 
@@ -31,18 +30,9 @@ public struct PipelineDefinition: Sendable, Equatable {
 
     public var sqlite: SQLiteOutput?
     public var postgres: PostgresOutput?
-    /// What the run writes from its database, in the order of the sinks (`PipelineOutputKind.registered`).
+    /// What the run writes from its database, in the order of the sinks (`PipelineOutputKind.registered`);
+    /// one kind's settings are `outputs.first(CSVOutput.self)`, never an accessor per kind.
     public var outputs = RunOutputs()
-
-    /// The CSV sink's settings, as the pipeline file gave them.
-    public var csv: CSVOutput? {
-        outputs.first(HealthCSV.CSVOutput.self).map {
-            CSVOutput(path: $0.directory, excel: $0.dialect == .excel, tables: $0.tables, daily: $0.daily)
-        }
-    }
-
-    public var report: ReportOutput? { outputs.first(HTMLReportOutput.self) }
-    public var parquet: ParquetLakeOutput? { outputs.first(ParquetLakeOutput.self) }
 
     public struct Filters: Sendable, Equatable {
         /// nil: every type. Known type identifiers only.
@@ -81,20 +71,6 @@ public struct PipelineDefinition: Sendable, Equatable {
         public var workingCopies: String?
     }
 
-    /// A view of the CSV output's settings in the words of the pipeline file.
-    public struct CSVOutput: Sendable, Equatable {
-        /// The folder the files are written to (created if missing).
-        public var path: String
-        /// Excel's dialect (docs/csv.md) instead of plain RFC 4180.
-        public var excel = false
-        /// One CSV per table.
-        public var tables = true
-        /// daily.csv and daily_long.csv, from the day rollups.
-        public var daily = true
-    }
-
-    public typealias ReportOutput = HTMLReportOutput
-
     public init(inputExport: String) { self.inputExport = inputExport }
 
     /// Reads and validates the pipeline file at `path` (not its input: see `resolveInput()`).
@@ -109,51 +85,28 @@ public struct PipelineDefinition: Sendable, Equatable {
     }
 
     /// Parses and validates a pipeline document; relative paths in it are resolved against `baseDirectory`,
-    /// and `fileName` starts each line of the error.
+    /// and `fileName` starts each line of the error. The JSON is read by HealthJSON's parser, strictly: an
+    /// error names its line and column, a key given twice in one object is refused (which did the user mean?),
+    /// and a byte-order mark that an editor wrote is passed over.
     public static func parse(data: Data, baseDirectory: String, fileName: String) throws -> PipelineDefinition {
-        let root: Any
+        var options = JSONParser.Options()
+        options.refusesDuplicateKeys = true
+        options.skipsByteOrderMark = true
+        let root: JSON
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            root = try JSONParser.parse(data, options: options)
         } catch {
-            let problem = PipelineError.Problem(path: "", message: PipelineJSONPosition.describe(error, in: data))
+            let problem = PipelineError.Problem(
+                path: "", message: error.summary, line: error.line, column: error.column)
             throw PipelineError(fileName: fileName, problems: [problem])
         }
         var parser = PipelineParser(baseDirectory: baseDirectory)
-        guard var definition = parser.parseDocument(root), parser.reader.problems.isEmpty else {
+        guard var definition = parser.parseDocument(PipelineJSONReader.untypedTree(root)),
+            parser.reader.problems.isEmpty
+        else {
             throw PipelineError(fileName: fileName, problems: parser.reader.problems)
         }
         definition.fileName = fileName
         return definition
-    }
-}
-
-/// Turns JSONSerialization's error into a line and column: Foundation on Darwin gives the byte offset in
-/// `NSJSONSerializationErrorIndex`, swift-corelibs-foundation only in the text ("around character 18").
-enum PipelineJSONPosition {
-    static func describe(_ error: Error, in data: Data) -> String {
-        let info = (error as NSError).userInfo
-        let detail = info[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        var offset = (info["NSJSONSerializationErrorIndex"] as? NSNumber)?.intValue
-        if offset == nil, let range = detail.range(of: "character ") {
-            offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-        }
-        // "Unexpected end of file" has no offset: the problem is where the text ends.
-        if offset == nil, detail.lowercased().contains("end of file") { offset = data.count }
-        let position = #" around (line \d+, column \d+|character \d+)"#
-        let reason = detail.replacingOccurrences(of: position, with: "", options: .regularExpression)
-            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        guard let offset else { return "invalid JSON: \(reason)" }
-        let (line, column) = lineAndColumn(ofByte: offset, in: data)
-        return "invalid JSON at line \(line), column \(column): \(reason)"
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    static func lineAndColumn(ofByte offset: Int, in data: Data) -> (Int, Int) {
-        let prefix = data.prefix(max(0, min(offset, data.count)))
-        let lastNewline = prefix.lastIndex(of: UInt8(ascii: "\n"))
-        let line = prefix.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-        let lineStart = lastNewline.map { $0 + 1 } ?? prefix.startIndex
-        let column = String(decoding: prefix[lineStart...], as: UTF8.self).count + 1
-        return (line, column)
     }
 }

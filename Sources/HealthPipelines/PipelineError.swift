@@ -8,13 +8,21 @@ public struct PipelineError: Error, Equatable, CustomStringConvertible {
         /// document as a whole (invalid JSON).
         public var path: String
         public var message: String
+        /// Where in the file, for a problem of the text itself (invalid JSON): 1-based, the column in characters.
+        public var line: Int?
+        public var column: Int?
 
-        public init(path: String, message: String) {
+        public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
             self.path = path
             self.message = message
+            self.line = line
+            self.column = column
         }
 
-        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+        public var description: String {
+            if let line, let column { return "\(line):\(column): \(message)" }
+            return path.isEmpty ? message : "\(path): \(message)"
+        }
     }
 
     /// The file name as the user gave it, so each line reads like a compiler's `file: place: message`.
@@ -26,8 +34,9 @@ public struct PipelineError: Error, Equatable, CustomStringConvertible {
         self.problems = problems
     }
 
-    /// One line per problem.
+    /// One line per problem: `pipelines/x.json:3:11: invalid JSON: expected ':'` for a place in the text,
+    /// `pipelines/x.json: sinks[0].wait: …` for a place in the document.
     public var description: String {
-        problems.map { "\(fileName): \($0)" }.joined(separator: "\n")
+        problems.map { "\(fileName)\($0.line == nil ? ": " : ":")\($0)" }.joined(separator: "\n")
     }
 }

@@ -1,11 +1,27 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
-/// Reads the untyped tree that `JSONSerialization` returns, checking each value's JSON type and each
-/// object's field names, and collecting problems with their JSON paths instead of stopping at the first.
+/// Reads the untyped tree of a pipeline file, checking each value's JSON type and each object's field names, and
+/// collecting problems with their JSON paths instead of stopping at the first.
 ///
 /// Codable is not used on purpose: it stops at the first error, ignores unknown fields and loses the path.
 struct PipelineJSONReader {
+    /// HealthJSON's tree in Foundation's untyped shapes (dictionaries, arrays, `NSNumber`, `NSNull`), which the
+    /// parser and every registered output's `parse` read; the text itself is read by HealthJSON (`JSONParser`).
+    static func untypedTree(_ value: JSON) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let flag): NSNumber(value: flag)
+        case .integer(let number): NSNumber(value: number)
+        case .number(let number): NSNumber(value: number)
+        case .string(let text): text
+        case .array(let values): values.map(untypedTree)
+        case .object(let members):
+            Dictionary(members.map { ($0.0, untypedTree($0.1)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     private(set) var problems: [PipelineError.Problem] = []
 
     mutating func report(_ path: String, _ message: String) {

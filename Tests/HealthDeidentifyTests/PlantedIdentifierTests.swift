@@ -92,7 +92,9 @@ import Testing
     @Test(arguments: [[], ["--routes", "relative", "--shift-dates", "--person", "p-17"]])
     func noPlantedStringInTheCopyItsCSVOrItsReport(flags: [String]) throws {
         let copy = try Self.copy(flags)
-        #expect(try Self.plantedStrings(in: [copy.database, copy.csv, copy.report]) == [])
+        // Held in a constant so that a failure prints what was found, where, and in which encoding.
+        let found = try Self.plantedStrings(in: [copy.database, copy.csv, copy.report])
+        #expect(found == [])
         // A fresh file, owner-only, nothing left beside it.
         var status = stat()
         #expect(stat(copy.database, &status) == 0 && status.st_mode & 0o777 == 0o600)
@@ -298,6 +300,8 @@ enum TestKey {
         let path = folder.file("secret.key")
         var generator = SystemRandomNumberGenerator()
         let key = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Printed, so that a failure that depends on the key can be reproduced with it.
+        print("TestKey \(path): \(key.map { String(format: "%02x", $0) }.joined())")
         FileManager.default.createFile(atPath: path, contents: Data(key))
         chmod(path, mode)
         return path

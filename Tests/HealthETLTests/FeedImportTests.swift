@@ -228,11 +228,11 @@ import Testing
     @Test(arguments: [
         (
             "{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00",
-            "3:30: error: the JSON ends inside a string"
+            "3:30: error: invalid JSON: unterminated string"
         ),
         (
             "{\"data\": {\"metrics\": [{\"name\": \"step_count\", \"units\": \"count\", \"data\": [\n{\"date\": \"2024-05-01 10:00:00 +0200\", \"qty\": 1},\n{\"date\": \"2024-05-01 10:01:00 +0200\", \"qty\": 12x}]}]}}",
-            "3:46: error: unexpected '12x': not JSON"
+            "3:48: error: invalid JSON: expected ',' or '}'"
         ),
     ])
     func invalidJSONIsOneLineWithItsPlace(text: String, expected: String) throws {

@@ -163,4 +163,20 @@ struct PipelineRunTests {
         #expect(result.err.split(separator: "\n").allSatisfy { $0.hasPrefix("healthetl: ") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.json"])
     }
+
+    /// A pipeline file that is not JSON, or repeats a key: one line with the file, line and column (as the
+    /// feed's errors), the bad-configuration exit, nothing written.
+    @Test(arguments: [
+        ("{\n  \"version\": 1,\n  \"input\" {\"export\": \"x.zip\"}}", "3:11: invalid JSON: expected ':'"),
+        ("{\"version\": 1,\n \"version\": 1}", "2:2: invalid JSON: duplicate key 'version'"),
+    ])
+    func aPipelineThatIsNotJSONIsOneLineWithItsPlace(text: String, expected: String) throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let pipeline = directory.write("bad.json", text)
+        let result = run(["run", pipeline])
+        #expect(result.code == 78)
+        #expect(result.err == "healthetl: \(pipeline):\(expected)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.json"])
+    }
 }

@@ -71,7 +71,7 @@ struct ProductionTests {
                 reader: reader, stages: stages, progress: progress.map { progress in { progress.record($0, $1) } },
                 summary: ImportSummary()))
         let queue = ItemQueue(capacityWeight: capacityWeight)
-        Thread { production.production.run(into: queue) }.start()
+        let decoder = WorkerThread(name: "decode") { _ in production.production.run(into: queue) }
         var items: [String] = []
         var batches = 0
         var failure: (any Error)?
@@ -87,7 +87,7 @@ struct ProductionTests {
         } catch {
             failure = error
         }
-        production.production.waitUntilDone()
+        try decoder.join()
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
         return (items, batches, failure, production.production.summary, size)
     }

@@ -35,8 +35,8 @@ import Testing
 
     @Test func checkNamesTheSameErrorAsTheParser() throws {
         for text in ["[1,]", #"{"a" 1}"#, "[01]", #"["\x"]"#, "[", "[] []"] {
-            var parsed: JSONParser.Failure?
-            do throws(JSONParser.Failure) {
+            var parsed: JSONError?
+            do throws(JSONError) {
                 _ = try JSONParser.parse(text)
             } catch {
                 parsed = error

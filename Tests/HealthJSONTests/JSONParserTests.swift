@@ -4,7 +4,7 @@ import Testing
 
 /// The tree parser against RFC 8259: what it accepts, what it refuses and at which byte, and its limits.
 @Suite struct JSONParserTests {
-    func failure(_ text: [UInt8]) -> JSONParser.Failure? {
+    func failure(_ text: [UInt8]) -> JSONError? {
         do {
             _ = try JSONParser.parse(text)
             return nil
@@ -13,7 +13,12 @@ import Testing
         }
     }
 
-    func failure(_ text: String) -> JSONParser.Failure? { failure(Array(text.utf8)) }
+    func failure(_ text: String) -> JSONError? { failure(Array(text.utf8)) }
+
+    /// The error expected at byte `offset` of a one-line text whose bytes before it are ASCII (column = offset + 1).
+    func expected(_ message: String, _ offset: Int, _ kind: JSONError.Kind = .invalid) -> JSONError {
+        JSONError(kind, message, line: 1, column: offset + 1, offset: offset)
+    }
 
     @Test(arguments: [
         ("0", JSON.integer(0)), ("-0", .integer(0)), ("123", .integer(123)), ("-7", .integer(-7)),
@@ -36,16 +41,16 @@ import Testing
         ("Infinity", "unexpected character", 0),
     ])
     func numbersOutsideTheGrammarAreRefusedWhereTheyGoWrong(text: String, message: String, offset: Int) {
-        #expect(failure(text) == JSONParser.Failure(message: message, offset: offset))
+        #expect(failure(text) == expected(message, offset))
     }
 
     @Test func escapesAreDecoded() throws {
         #expect(try JSONParser.parse(#""\" \\ \/ \b \f \n \r \t""#) == .string("\" \\ / \u{08} \u{0C} \n \r \t"))
         #expect(try JSONParser.parse(#""\u00e9\u00E9""#) == .string("éé"))
-        #expect(failure(#""\x""#) == JSONParser.Failure(message: "invalid escape", offset: 3))
-        #expect(failure(#""\u12G4""#) == JSONParser.Failure(message: "invalid \u{5C}u escape", offset: 5))
-        #expect(failure(#""\u12"#) == JSONParser.Failure(message: "unterminated \u{5C}u escape", offset: 3))
-        #expect(failure(#""\"#) == JSONParser.Failure(message: "unterminated escape", offset: 2))
+        #expect(failure(#""\x""#) == expected("invalid escape", 3))
+        #expect(failure(#""\u12G4""#) == expected("invalid \u{5C}u escape", 5))
+        #expect(failure(#""\u12"#) == expected("unterminated \u{5C}u escape", 3))
+        #expect(failure(#""\"#) == expected("unterminated escape", 2))
     }
 
     @Test func surrogatePairsAreOneScalarAndLoneOnesAReplacementCharacter() throws {
@@ -62,14 +67,14 @@ import Testing
         // 0xC3 starts a two-byte sequence; "(" cannot continue it. The offset is where the run of text starts.
         #expect(
             failure([0x22, 0x61, 0xC3, 0x28, 0x22])
-                == JSONParser.Failure(message: "invalid UTF-8 in a string", offset: 1))
-        #expect(failure([0x22, 0xFF, 0x22]) == JSONParser.Failure(message: "invalid UTF-8 in a string", offset: 1))
+                == expected("invalid UTF-8 in a string", 1))
+        #expect(failure([0x22, 0xFF, 0x22]) == expected("invalid UTF-8 in a string", 1))
         // An encoded surrogate (ED A0 80) is not UTF-8 either.
         #expect(
             failure([0x22, 0xED, 0xA0, 0x80, 0x22])
-                == JSONParser.Failure(message: "invalid UTF-8 in a string", offset: 1))
-        #expect(failure("\"a\u{09}b\"") == JSONParser.Failure(message: "control character in a string", offset: 2))
-        #expect(failure("\"a\u{0A}\"") == JSONParser.Failure(message: "control character in a string", offset: 2))
+                == expected("invalid UTF-8 in a string", 1))
+        #expect(failure("\"a\u{09}b\"") == expected("control character in a string", 2))
+        #expect(failure("\"a\u{0A}\"") == expected("control character in a string", 2))
     }
 
     @Test func nestingIsLimited() throws {
@@ -77,7 +82,7 @@ import Testing
         let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
         #expect(throws: Never.self) { try JSONParser.parse(deepest) }
         let tooDeep = String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
-        #expect(failure(tooDeep) == JSONParser.Failure(message: "nested deeper than \(limit) levels", offset: limit))
+        #expect(failure(tooDeep) == expected("nested deeper than \(limit) levels", limit, .tooLarge))
         let objects = String(repeating: #"{"a":"#, count: limit + 1) + "1" + String(repeating: "}", count: limit + 1)
         #expect(failure(objects)?.message == "nested deeper than \(limit) levels")
     }
@@ -90,7 +95,7 @@ import Testing
         ("tru", "unexpected character", 0), ("nul", "unexpected character", 0),
     ])
     func truncatedInputNamesWhereItEnds(text: String, message: String, offset: Int) {
-        #expect(failure(text) == JSONParser.Failure(message: message, offset: offset))
+        #expect(failure(text) == expected(message, offset))
     }
 
     @Test(arguments: [
@@ -100,8 +105,8 @@ import Testing
         ("[] []", "unexpected text after the value", 3), ("'a'", "unexpected character", 0),
     ])
     func structureErrorsArePlaced(text: String, message: String, offset: Int) {
-        #expect(failure(text) == JSONParser.Failure(message: message, offset: offset))
-        #expect(failure(text)?.description == "\(message) at byte \(offset)")
+        #expect(failure(text) == expected(message, offset))
+        #expect(failure(text)?.description == "\(message) at line 1, column \(offset + 1)")
     }
 
     @Test func whitespaceIsTheFourOfTheGrammar() throws {

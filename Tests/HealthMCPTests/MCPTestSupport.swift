@@ -60,7 +60,7 @@ final class RawServer {
                 return try JSONParser.parse(Array(line))
             }
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw JSONParser.Failure(message: "stdout ended", offset: 0) }
+            guard !chunk.isEmpty else { throw JSONError(.invalid, "stdout ended", line: 1, column: 1, offset: 0) }
             buffered.append(chunk)
         }
     }

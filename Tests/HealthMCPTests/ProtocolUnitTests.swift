@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "01", "\"\u{01}\"", "tru", "1 2", "\"\\x\"", "{\"a\":1}}"])
     func malformedJSONIsAParseError(text: String) {
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
+        #expect(throws: JSONError.self) { try JSONParser.parse(text) }
         guard case .invalid(_, let error) = JSONRPC.message(fromLine: Array(text.utf8)) else {
             Issue.record("accepted \(text)")
             return
@@ -28,7 +28,7 @@ import Testing
 
     @Test func nestingIsBounded() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(deep) }
+        #expect(throws: JSONError.self) { try JSONParser.parse(deep) }
     }
 
     @Test func messagesAreClassified() {

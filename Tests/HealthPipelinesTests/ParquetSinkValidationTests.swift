@@ -16,7 +16,9 @@ import Testing
              "sinks": [{"sqlite": "p.sqlite"}, {"parquet": "lake", "person": "P123"}]}
             """
         let definition = try PipelineValidationTests.parse(json, base: directory.path)
-        #expect(definition.parquet == ParquetLakeOutput(folder: directory.path + "/lake", person: "P123"))
+        #expect(
+            definition.outputs.first(ParquetLakeOutput.self)
+                == ParquetLakeOutput(folder: directory.path + "/lake", person: "P123"))
         let plan = try definition.plan()
         #expect(plan.outputs.count == 1)
         #expect(
@@ -36,8 +38,8 @@ import Testing
 
     @Test func theStudyLakeExampleParses() throws {
         let definition = try PipelineDefinition.load(path: PipelineExampleTests.example("study-lake.json"))
-        #expect(definition.parquet?.person == "P017")
-        #expect(definition.parquet?.folder.hasSuffix("/lake") == true)
+        #expect(definition.outputs.first(ParquetLakeOutput.self)?.person == "P017")
+        #expect(definition.outputs.first(ParquetLakeOutput.self)?.folder.hasSuffix("/lake") == true)
         #expect(definition.sqlite?.path.hasSuffix("/P017.sqlite") == true)
         #expect(definition.describe().contains("(partition person=P017)"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCSV
 import HealthTestSupport
 import Testing
 
@@ -22,14 +23,17 @@ import Testing
         )
         #expect(definition.rollups.periods == [.day, .week, .month])
         #expect(definition.sqlite == .init(path: Self.root + "/health.sqlite", wait: 60, force: false))
-        #expect(definition.csv == nil)
+        #expect(definition.outputs.first(CSVOutput.self) == nil)
     }
 
     @Test func spreadsheetWritesOnlyTheExcelDailyCSV() throws {
         let definition = try PipelineDefinition.load(path: Self.example("spreadsheet.json"))
         #expect(try definition.resolveInput() == Self.sampleExport)
         #expect(definition.sqlite == nil)
-        #expect(definition.csv == .init(path: Self.root + "/out-spreadsheet", excel: true, tables: false, daily: true))
+        var spreadsheet = CSVOutput(directory: Self.root + "/out-spreadsheet")
+        spreadsheet.dialect = .excel
+        spreadsheet.tables = false
+        #expect(definition.outputs.first(CSVOutput.self) == spreadsheet)
         #expect(definition.rollups.periods == [.day])
     }
 
@@ -39,9 +43,9 @@ import Testing
         #expect(definition.inputExport == pattern)
         #expect(definition.inputIsGlob)
         #expect(definition.sqlite?.wait == 600)
-        #expect(definition.csv?.tables == false)
-        #expect(definition.report?.options.lastDays == 365)
-        #expect(definition.report?.path.hasSuffix("/health-report.html") == true)
+        #expect(definition.outputs.first(CSVOutput.self)?.tables == false)
+        #expect(definition.outputs.first(HTMLReportOutput.self)?.options.lastDays == 365)
+        #expect(definition.outputs.first(HTMLReportOutput.self)?.path.hasSuffix("/health-report.html") == true)
         #expect(
             definition.rollups.priorityByType["HKQuantityTypeIdentifierStepCount"]?.rules
                 == [.watch, .source("Oura"), .iPhone, .apps, .manual])
@@ -62,13 +66,13 @@ import Testing
         #expect(definition.filters.fromDay == Timestamp.daysFromCivil(2024, 3, 25))
         #expect(definition.filters.toDay == Timestamp.daysFromCivil(2024, 4, 1))
         #expect(definition.rollups.periods == [.hour, .day, .week])
-        #expect(definition.sqlite != nil && definition.csv != nil)
+        #expect(definition.sqlite != nil && definition.outputs.first(CSVOutput.self) != nil)
     }
 
     @Test func studyPostgresImportsOneParticipantWithoutAPasswordInTheFile() throws {
         let definition = try PipelineDefinition.load(path: Self.example("study-postgres.json"))
         #expect(definition.inputIsGlob)
-        #expect(definition.sqlite == nil && definition.csv == nil)
+        #expect(definition.sqlite == nil && definition.outputs.first(CSVOutput.self) == nil)
         #expect(
             definition.postgres
                 == .init(

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCSV
 import HealthTestSupport
 import Testing
 
@@ -56,7 +57,7 @@ import Testing
         #expect(definition.inputExport == export)
         #expect(definition.stateOfMind == folder.file("config/mood.json"))
         #expect(definition.sqlite?.path == folder.file("health.sqlite"))
-        #expect(definition.csv?.path == folder.file("config/csv"))
+        #expect(definition.outputs.first(CSVOutput.self)?.directory == folder.file("config/csv"))
         #expect(definition.fileName == pipeline)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCSV
 import HealthImport
 import HealthTestSupport
 import Testing
@@ -30,7 +31,9 @@ import Testing
         let excel = try Self.parse(
             sinks.replacingOccurrences(of: #""csv": "\#(folder)""#, with: #""csv": "\#(folder)", "excel": true"#))
         #expect(definition.outputs != excel.outputs)
-        #expect(excel.csv?.excel == true && definition.csv?.excel == false)
+        #expect(
+            excel.outputs.first(CSVOutput.self)?.dialect == .excel
+                && definition.outputs.first(CSVOutput.self)?.dialect == .standard)
         let described = definition.describe()
         #expect(described.contains("  report: /tmp/r.html (the last 30 days; "))
         #expect(

@@ -147,21 +147,60 @@ import Testing
     }
 
     @Test func invalidJSONGivesLineAndColumn() {
-        // The byte offset swift-corelibs-foundation reports ("around character 27") becomes line:column.
+        // HealthJSON's parser places the error itself: the byte where the grammar breaks, as line:column.
         #expect(
             Self.problems("{\n  \"version\": 1,\n  \"input\" 2 }") == [
-                "invalid JSON at line 3, column 11: Invalid value"
+                "3:11: invalid JSON: expected ':'"
             ])
-        // A truncated file has no offset: the problem is at its end.
-        #expect(
-            Self.problems("{\n  \"version\": 1,\n  \"input\": {")
-                == ["invalid JSON at line 3, column 13: Unexpected end of file during JSON parse"])
+        // A truncated file: the problem is at its end.
+        #expect(Self.problems("{\n  \"version\": 1,\n  \"input\": {") == ["3:13: invalid JSON: expected a key"])
+        // The whole error is one line that starts like a compiler's.
+        #expect(throws: PipelineError.self) { try Self.parse("{\n  \"version\": 1,\n  \"input\" 2 }") }
+        do {
+            _ = try Self.parse("{\n  \"version\": 1,\n  \"input\" 2 }")
+        } catch {
+            #expect("\(error)" == "pipelines/x.json:3:11: invalid JSON: expected ':'")
+        }
     }
 
     @Test func lineAndColumnCountCharactersNotBytes() {
-        let data = Data("{\"é\":\n  \"ü\" x".utf8)
-        #expect(PipelineJSONPosition.lineAndColumn(ofByte: 0, in: data) == (1, 1))
-        #expect(PipelineJSONPosition.lineAndColumn(ofByte: data.count - 1, in: data) == (2, 7))
+        // "é" and "ü" are two bytes each: the x is the seventh character of its line, its eighth byte.
+        #expect(Self.problems("{\"é\":\n  \"ü\" x") == ["2:7: invalid JSON: expected ',' or '}'"])
+        #expect(Self.problems("{\"é\": 1 x") == ["1:9: invalid JSON: expected ',' or '}'"])
+    }
+
+    @Test func aKeyGivenTwiceIsRefusedWhereItIsRepeated() {
+        #expect(
+            Self.problems("{\"version\": 1,\n \"sinks\": [],\n \"version\": 2}") == [
+                "3:2: invalid JSON: duplicate key 'version'"
+            ])
+        // In a nested object too; the same key in two objects is not a repeat.
+        #expect(
+            Self.problems(#"{"sinks": [{"csv": "a"}, {"csv": "b", "csv": "c"}]}"#) == [
+                "1:39: invalid JSON: duplicate key 'csv'"
+            ])
+    }
+
+    @Test func aByteOrderMarkIsPassedOver() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        _ = directory.write("export.zip", "")
+        let text = #"{"version": 1, "input": {"export": "export.zip"}, "sinks": [{"sqlite": "h.sqlite"}]}"#
+        let withMark = try PipelineDefinition.parse(
+            data: Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)), baseDirectory: directory.path, fileName: "p.json")
+        let plain = try PipelineDefinition.parse(
+            data: Data(text.utf8), baseDirectory: directory.path, fileName: "p.json")
+        #expect(withMark == plain)
+        // The mark is not a character of the first line: columns count from after it.
+        #expect(
+            throws: PipelineError(
+                fileName: "p.json",
+                problems: [.init(path: "", message: "invalid JSON: expected ':'", line: 1, column: 12)])
+        ) {
+            try PipelineDefinition.parse(
+                data: Data([0xEF, 0xBB, 0xBF] + Array(#"{"version" 1}"#.utf8)), baseDirectory: directory.path,
+                fileName: "p.json")
+        }
     }
 
     @Test func aPostgresSinkNeedsAPersonAndExcludesSQLite() throws {
@@ -217,8 +256,9 @@ import Testing
                        {"sqlite": "/tmp/x.sqlite"}]}
             """
         let definition = try PipelineValidationTests.parse(json, base: "/tmp")
-        #expect(definition.report?.path == "/tmp/r.html")
-        #expect(definition.report?.options.sections == [.sleep, .heart])
-        #expect(definition.report?.options.from == "2024-01-01" && definition.report?.options.to == "2025-01-01")
+        let report = definition.outputs.first(HTMLReportOutput.self)
+        #expect(report?.path == "/tmp/r.html")
+        #expect(report?.options.sections == [.sleep, .heart])
+        #expect(report?.options.from == "2024-01-01" && report?.options.to == "2025-01-01")
     }
 }

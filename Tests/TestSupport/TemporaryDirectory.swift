@@ -15,7 +15,8 @@ package struct TemporaryDirectory: Sendable {
 
     package func write(_ name: String, _ text: String) -> String {
         let target = file(name)
-        FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+        let written = FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+        precondition(written, "cannot write \(target)")
         return target
     }
 

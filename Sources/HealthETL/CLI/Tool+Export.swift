@@ -9,17 +9,9 @@ extension CommandDescription {
         abstract:
             "Write an existing database as CSV files, as a Parquet lake (one folder per table and view), as FHIR R4 "
             + "or IEEE 1752.1, or its workouts as FIT, TCX or GPX files.",
-        usage: [
-            "export --db <path> --csv <folder> [--excel] [--no-tables] [--no-daily]",
-            "export --db <path> --parquet <lake> [--person <id>]",
-            "export --db <path> --workouts <folder> [--format fit|tcx|gpx] [--start <day>] [--end <day>] "
-                + "[--activity <activity>] [--no-position]",
-            "export --db <path> --fhir <folder> [--level daily|samples] [--no-patient] [--bundle]",
-            "export --db <path> --ieee1752 <folder> [--level daily|samples]",
-        ],
-        options: [
-            Option("--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
-        ] + CommandLineOutput.registered.flatMap(\.exportOptions) + [.quiet, .json],
+        // One line per registered output: `export --db <path> --csv <folder> [--excel] …`.
+        usage: CommandLineOutput.usageFragments(on: .export).map { "export \(Option.exportDatabase.synopsis) \($0)" },
+        options: [.exportDatabase] + CommandLineOutput.options(on: .export) + [.quiet, .json],
         examples: [
             "healthetl export --db health.sqlite --csv out/ --excel",
             "healthetl export --db p123.sqlite --parquet lake/ --person P123",
@@ -28,7 +20,12 @@ extension CommandDescription {
         ])
 }
 
-/// `healthetl export --db … --csv …`: the CSV files of an existing database.
+extension CommandDescription.Option {
+    fileprivate static let exportDatabase = Self(
+        "--db", value: "<path>", help: "The healthetl database to read (never changed).", valueIsFile: true)
+}
+
+/// `healthetl export --db … --csv …` (or any registered output's main option): outputs of an existing database.
 extension Tool {
     func runExport(_ rawArguments: [String]) -> Int32 {
         let arguments: Arguments
@@ -37,32 +34,21 @@ extension Tool {
         } catch {
             return usageError(error)
         }
-        let lake = arguments.values["--parquet"]
-        let person = arguments.values["--person"]
-        let workoutOptions =
-            ["--format", "--start", "--end", "--activity"].filter { arguments.values[$0] != nil }
-            + (arguments.flags.contains("--no-position") ? ["--no-position"] : [])
-        guard let database = arguments.values["--db"],
-            arguments.values["--csv"] != nil || lake != nil || arguments.values["--workouts"] != nil
-                || arguments.values["--fhir"] != nil || arguments.values["--ieee1752"] != nil
-        else {
+        guard let database = arguments.values["--db"], CommandLineOutput.asksForAny(arguments, on: .export) else {
             return usageError(
                 UsageError(
-                    message: "Missing expected options '--db <path>' and '--csv <folder>', '--parquet <lake>', "
-                        + "'--workouts <folder>', '--fhir <folder>' or '--ieee1752 <folder>'"))
+                    message: "Missing expected options '\(CommandDescription.Option.exportDatabase.synopsis)' and "
+                        + CommandLineOutput.alternatives(CommandLineOutput.mainOptions(on: .export))))
         }
-        if let option = workoutOptions.first, arguments.values["--workouts"] == nil {
-            return usageError(UsageError(message: "'\(option)' on export goes with '--workouts <folder>'"))
+        if let alone = CommandLineOutput.unaccompaniedOption(arguments, on: .export) {
+            return usageError(alone)
         }
         guard arguments.positionals.isEmpty else {
             return usageError(UsageError(message: "Unexpected argument '\(arguments.positionals[0])'"))
         }
-        if person != nil && lake == nil {
-            return usageError(UsageError(message: "'--person <id>' on export names a partition of '--parquet <lake>'"))
-        }
         let outputs: [any RunOutput]
         do throws(UsageError) {
-            outputs = try CommandLineOutput.outputs(arguments)
+            outputs = try CommandLineOutput.outputs(arguments, on: .export)
         } catch {
             return usageError(error)
         }

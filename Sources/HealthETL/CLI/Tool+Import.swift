@@ -10,30 +10,20 @@ extension CommandDescription {
     static let importCommand = CommandDescription(
         name: "import",
         abstract: "Import an export into a SQLite database (or CSV files, or PostgreSQL), or update it.",
-        usage: [
-            "import <export> --db <path> [--csv <folder> [--excel]] [--timezone <zone>] [--quiet] [--json]",
-            "import <export> --csv <folder> [--excel]",
-            "import <export> --person <id> [--postgres <url>] [--working-copy <folder>]",
-            "import <export> --db <path> --parquet <lake> [--person <id>]",
-        ],
+        usage: importUsage,
         arguments: [Argument("<export>", help: "export.zip, the unzipped apple_health_export folder, or export.xml")],
         options: [
             Option(
                 "--db", value: "<path>",
                 help: "The SQLite database to write: created if missing, else updated with only what changed (new, "
                     + "replaced and deleted samples).", valueIsFile: true),
-            Option(
-                "--person", value: "<id>",
-                help: "The person whose export it is (a study's participant id). With --parquet, it names the "
-                    + "person's partition of the lake (<lake>/<table>/person=<id>/) and PostgreSQL is used only "
-                    + "with --postgres; otherwise it imports into PostgreSQL (--postgres, else the PG* environment "
-                    + "variables), each person's rows kept apart and updated like a database of their own."),
+            .personOnImport,
             .postgres,
             Option(
                 "--working-copy", value: "<folder>",
                 help: "Keep the person's working copy here between runs (owner-only): the next run on this machine "
                     + "skips copying the person's rows out of the server.", valueIsFile: true),
-        ] + CommandLineOutput.registered.flatMap(\.importOptions) + [
+        ] + CommandLineOutput.options(on: .import) + [
             Option(
                 "--timezone", value: "<zone>",
                 help: "IANA zone deciding each sample's local_date (default: the database's zone, else this "
@@ -56,6 +46,30 @@ extension CommandDescription {
         ])
 }
 
+extension CommandDescription {
+    /// The database with any registered output beside it, PostgreSQL, then each output alone (on a scratch
+    /// database: `CommandLineOutput.onImport`).
+    fileprivate static var importUsage: [String] {
+        let outputs: [String] = CommandLineOutput.usageFragments(on: .import)
+        let beside: String = outputs.map { "[\($0)]" }.joined(separator: " ")
+        let alone: [String] = outputs.map { "import <export> \($0)" }
+        return [
+            "import <export> --db <path> \(beside) [--timezone <zone>] [--quiet] [--json]",
+            "import <export> --person <id> [--postgres <url>] [--working-copy <folder>]",
+        ] + alone
+    }
+}
+
+extension CommandDescription.Option {
+    /// `--person` on `import`: PostgreSQL's person, or with `--parquet` the lake's partition (both read it).
+    static let personOnImport = Self(
+        "--person", value: "<id>",
+        help: "The person whose export it is (a study's participant id). With --parquet, it names the "
+            + "person's partition of the lake (<lake>/<table>/person=<id>/) and PostgreSQL is used only "
+            + "with --postgres; otherwise it imports into PostgreSQL (--postgres, else the PG* environment "
+            + "variables), each person's rows kept apart and updated like a database of their own.")
+}
+
 /// `healthetl import <export>`: an export or a feed into a database, CSV files or PostgreSQL (`runPlan` runs it).
 extension Tool {
     func runImport(_ rawArguments: [String]) -> Int32 {
@@ -73,13 +87,16 @@ extension Tool {
         }
         let database = arguments.values["--db"]
         let person = arguments.values["--person"]
-        let lake = arguments.values["--parquet"]
         guard
-            database != nil || arguments.values["--csv"] != nil || person != nil
-                || arguments.values["--postgres"] != nil || lake != nil
+            database != nil || person != nil || arguments.values["--postgres"] != nil
+                || CommandLineOutput.asksForAny(arguments, on: .import)
         else {
+            let alternatives = ["'--db <path>'", "'--person <id>'"] + CommandLineOutput.mainOptions(on: .import)
             return usageError(
-                UsageError(message: "Missing expected option '--db <path>', '--person <id>' or '--csv <folder>'"))
+                UsageError(message: "Missing expected option " + CommandLineOutput.alternatives(alternatives)))
+        }
+        if let alone = CommandLineOutput.unaccompaniedOption(arguments, on: .import) {
+            return usageError(alone)
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
@@ -89,7 +106,7 @@ extension Tool {
             timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             lockTimeout = try Self.lockTimeout(arguments)
             postgres = try Self.postgresDestination(arguments)
-            outputs = try CommandLineOutput.outputs(arguments)
+            outputs = try CommandLineOutput.outputs(arguments, on: .import)
         } catch {
             return usageError(error)
         }

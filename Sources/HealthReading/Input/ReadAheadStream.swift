@@ -5,81 +5,43 @@ import HealthModel
 /// that parses XML never waits for zlib. Holds at most `depth` chunks; errors arrive in order, after the
 /// bytes that came before them.
 public final class ReadAheadStream: ByteStream {
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
-        var chunks: [[UInt8]] = []
-        var finished = false
-        var error: Error?
-        var stopped = false
-    }
-
-    private let shared = Shared()
+    private let chunks: BoundedChannel<[UInt8]>
     private var current: [UInt8] = []
     private var offset = 0
-    private let worker: Thread
     public let expectedSize: UInt64?
 
     public init(_ source: ByteStream, chunkSize: Int = 256 * 1024, depth: Int = 4) {
         expectedSize = source.expectedSize
-        let shared = self.shared
+        let chunks = BoundedChannel<[UInt8]>(capacity: depth)
+        self.chunks = chunks
         let handoff = Handoff(source)
-        worker = Thread {
+        // Not joined: the thread ends at the source's end, at its error, or when `deinit` cancels the channel.
+        _ = WorkerThread(name: "inflate") { _ in
             let source = handoff.value
             while true {
                 // Filled straight from the source: zeroing 256 KB first would cost as much as copying it.
-                var chunk: [UInt8] = []
-                let result: Result<Int, Error> = Result {
+                let chunk: [UInt8]
+                do {
                     chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, filled in
                         filled = try source.read(into: UnsafeMutableRawBufferPointer(buffer))
                     }
-                    return chunk.count
-                }
-                shared.condition.lock()
-                while shared.chunks.count >= depth && !shared.stopped { shared.condition.wait() }
-                if shared.stopped {
-                    shared.condition.unlock()
+                } catch {
+                    chunks.finish(throwing: error)
                     return
                 }
-                switch result {
-                case .success(let count) where count > 0:
-                    shared.chunks.append(chunk)
-                case .success:
-                    shared.finished = true
-                case .failure(let error):
-                    shared.error = error
-                    shared.finished = true
-                }
-                shared.condition.broadcast()
-                let done = shared.finished
-                shared.condition.unlock()
-                if done { return }
+                guard !chunk.isEmpty else { return chunks.finish() }
+                guard chunks.send(chunk) else { return }  // the reader is gone
             }
         }
-        worker.name = "inflate"
-        worker.start()
     }
 
-    deinit {
-        shared.condition.lock()
-        shared.stopped = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    deinit { chunks.cancel() }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if offset == current.count {
-            shared.condition.lock()
-            while shared.chunks.isEmpty && !shared.finished { shared.condition.wait() }
-            if shared.chunks.isEmpty {
-                let error = shared.error
-                shared.condition.unlock()
-                if let error { throw error }
-                return 0
-            }
-            current = shared.chunks.removeFirst()
+            guard let next = try chunks.receive() else { return 0 }
+            current = next
             offset = 0
-            shared.condition.broadcast()
-            shared.condition.unlock()
         }
         let count = min(buffer.count, current.count - offset)
         current.withUnsafeBytes { source in

@@ -67,7 +67,7 @@ public struct FeedFile {
 
 /// The sources of a feed run, interned by name and shared by its files: `source` as written (`Nam’s Apple
 /// Watch|iPhone`: the sources HealthKit merged into the bucket), or `Health Auto Export` when it is null.
-public final class FeedSources: @unchecked Sendable {
+public final class FeedSources {
     public static let defaultName = "Health Auto Export"
     private var byName: [String: SampleSource] = [:]
     private var nextID: Int

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// Reads one Health Auto Export JSON file (its REST/file automation format) as export items: each point of
@@ -54,6 +55,8 @@ public final class HealthAutoExportReader: FeedReader, JSONScanVisitor {
                     secondPass = true
                     try pass()
                 }
+            } catch let error as JSONError {
+                throw ImportError(error, file: path)
             } catch var error as ImportError {
                 error.file = path
                 throw error
@@ -93,8 +96,8 @@ public final class HealthAutoExportReader: FeedReader, JSONScanVisitor {
                 startMetric(name: metricName, units: metricUnits)
             }
             return .flat
-        case ["data", "workouts"]: return secondPass ? .descend : .raw
-        case ["data", "stateOfMind"]: return secondPass ? .descend : .raw
+        case ["data", "workouts"]: return secondPass ? .descend : .tree
+        case ["data", "stateOfMind"]: return secondPass ? .descend : .tree
         default:
             if path.count == 2, path[0] == "data", !secondPass {
                 warnings["Health Auto Export sections not read: \(path[1])", default: 0] += 1
@@ -130,26 +133,21 @@ public final class HealthAutoExportReader: FeedReader, JSONScanVisitor {
         try points.add(object, line: line, warnings: &warnings, sources: sources, emit: emit)
     }
 
-    func rawElement(_ bytes: [UInt8], at path: [String], line: Int, column: Int) throws {
+    func treeElement(_ element: JSON, at path: [String], line: Int, column: Int) throws {
         guard let emit else { return }
         if path == ["data", "stateOfMind"] {
             // As `--state-of-mind` reads them; the sink keeps one row per entry id (FeedMerge.swift).
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                warnings["State of Mind entries that are not JSON objects (skipped)", default: 0] += 1
-                return
-            }
-            var removed = 0
-            let cleaned = StateOfMindReader.withoutNUL(object, removed: &removed) as? [String: Any] ?? object
-            try emit(
-                .stateOfMind(StateOfMindReader.entry(cleaned, origin: "\(self.path):\(line)", warnings: &warnings)))
+            let origin = "\(self.path):\(line)"
+            guard let entry = StateOfMindReader.entry(element, origin: origin, warnings: &warnings) else { return }
+            try emit(.stateOfMind(entry))
             return
         }
         guard path == ["data", "workouts"] else { return }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        guard case .object = element else {
             warnings["Health Auto Export workouts that are not JSON objects (skipped)", default: 0] += 1
             return
         }
-        guard let workout = FeedWorkouts.workout(object, line: line, sources: sources, warnings: &warnings) else {
+        guard let workout = FeedWorkouts.workout(element, line: line, sources: sources, warnings: &warnings) else {
             return
         }
         if let start = workout.startDate?.seconds, let end = workout.endDate?.seconds {

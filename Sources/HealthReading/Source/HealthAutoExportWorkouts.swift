@@ -1,4 +1,4 @@
-import Foundation
+import HealthJSON
 import HealthModel
 
 /// Health Auto Export workouts, version 2 (`id`, `name`, `start`, `end`, `duration` in seconds,
@@ -8,21 +8,21 @@ import HealthModel
 /// again and are not stored twice; routes are left out (docs/feed.md).
 enum FeedWorkouts {
     static func workout(
-        _ object: [String: Any], line: Int, sources: FeedSources, warnings: inout [String: Int]
+        _ object: JSON, line: Int, sources: FeedSources, warnings: inout [String: Int]
     ) -> Workout? {
-        guard let name = object["name"] as? String,
-            let start = (object["start"] as? String).flatMap(Timestamp.parse),
-            let end = (object["end"] as? String).flatMap(Timestamp.parse)
+        guard let name = object["name"]?.stringValue,
+            let start = object["start"]?.stringValue.flatMap(Timestamp.parse),
+            let end = object["end"]?.stringValue.flatMap(Timestamp.parse)
         else {
             warnings["Health Auto Export workouts without a name, start or end (skipped)", default: 0] += 1
             return nil
         }
         var workout = Workout(
-            activityType: activityType(name), source: sources.source(object["source"] as? String),
+            activityType: activityType(name), source: sources.source(object["source"]?.stringValue),
             line: Int32(clamping: line))
         workout.startDate = start
         workout.endDate = end
-        let seconds = (object["duration"] as? NSNumber)?.doubleValue ?? Double(end.seconds - start.seconds)
+        let seconds = object["duration"]?.doubleValue ?? Double(end.seconds - start.seconds)
         workout.duration = seconds / 60
         workout.durationUnit = "min"
         if let (value, unit) = quantity(object["distance"]) {
@@ -33,27 +33,27 @@ enum FeedWorkouts {
             workout.totalEnergyBurned = value
             workout.totalEnergyBurnedUnit = unit
         }
-        if let id = object["id"] as? String {
+        if let id = object["id"]?.stringValue {
             workout.metadata.append(MetadataEntry(key: "HealthAutoExportID", value: id))
         }
-        if let name = object["name"] as? String {
+        if let name = object["name"]?.stringValue {
             workout.metadata.append(MetadataEntry(key: "HealthAutoExportName", value: name))
         }
-        if let indoor = object["isIndoor"] as? Bool {
+        if case .bool(let indoor)? = object["isIndoor"] {
             workout.metadata.append(MetadataEntry(key: "HKIndoorWorkout", value: indoor ? "1" : "0"))
         }
-        if let location = object["location"] as? String {
+        if let location = object["location"]?.stringValue {
             workout.metadata.append(MetadataEntry(key: "location", value: location))
         }
         var heartRate = WorkoutStatistic(type: "HKQuantityTypeIdentifierHeartRate", startDate: start, endDate: end)
         if let (value, unit) = quantity(object["avgHeartRate"])
-            ?? quantity((object["heartRate"] as? [String: Any])?["avg"])
+            ?? quantity(object["heartRate"]?["avg"])
         {
             heartRate.average = value
             heartRate.unit = FeedPoints.normalizedUnit(unit, identifier: heartRate.type).text
         }
         if let (value, unit) = quantity(object["maxHeartRate"])
-            ?? quantity((object["heartRate"] as? [String: Any])?["max"])
+            ?? quantity(object["heartRate"]?["max"])
         {
             heartRate.maximum = value
             heartRate.unit = FeedPoints.normalizedUnit(unit, identifier: heartRate.type).text
@@ -62,8 +62,8 @@ enum FeedWorkouts {
         var steps: Double?
         if let (value, _) = quantity(object["stepCount"]) {
             steps = value
-        } else if let series = object["stepCount"] as? [[String: Any]] {
-            steps = series.compactMap { ($0["qty"] as? NSNumber)?.doubleValue }.reduce(0, +)
+        } else if case .array(let series)? = object["stepCount"] {
+            steps = series.compactMap { $0["qty"]?.doubleValue }.reduce(0, +)
         }
         if let steps {
             workout.statistics.append(
@@ -75,11 +75,9 @@ enum FeedWorkouts {
     }
 
     /// `{"qty": 3.5, "units": "km"}` → (3.5, "km").
-    static func quantity(_ value: Any?) -> (Double, String)? {
-        guard let object = value as? [String: Any], let number = (object["qty"] as? NSNumber)?.doubleValue else {
-            return nil
-        }
-        return (number, object["units"] as? String ?? "")
+    static func quantity(_ value: JSON?) -> (Double, String)? {
+        guard let number = value?["qty"]?.doubleValue else { return nil }
+        return (number, value?["units"]?.stringValue ?? "")
     }
 
     /// The app's display name → `HKWorkoutActivityType…`: `Outdoor Run` → `Running`, `Pool Swim` →

@@ -1,42 +1,38 @@
+import HealthJSON
 import HealthModel
 
 /// Streams the arrays of a JSON document without holding it: Health Auto Export files carry every metric in one
 /// document and run to hundreds of megabytes (a year of per-minute points), while each element is small.
 ///
-/// Two ways to use it: `scan` hands over each element of one array (`data.stateOfMind`) as raw bytes; `walk`
-/// lets a `JSONScanVisitor` choose, array by array, to descend, take elements as raw bytes, or take them as flat
-/// objects (`JSONFlatObject`: a point's `date`, `qty`, `source`, parsed without building a dictionary). Errors
-/// name the line and column, and the document must be well formed to its end.
+/// Two ways to use it: `scan` hands over each element of one array (`data.stateOfMind`) as a `JSON` tree; `walk`
+/// lets a `JSONScanVisitor` choose, array by array, to descend, take elements as trees, or take them as flat
+/// objects (`JSONFlatObject`: a point's `date`, `qty`, `source`, read without building a tree). The grammar,
+/// its messages and the places of errors are `JSONCursor`'s and `JSONParser`'s (HealthJSON), which read the file
+/// one window at a time; errors are `JSONError`s naming the line and column, and the document must be well
+/// formed to its end.
 struct JSONArrayScanner {
     /// The key path of the array `scan` wants, e.g. ["data", "stateOfMind"].
     let path: [String]
-    private let stream: ByteStream
-    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-    private var count = 0
-    private var position = 0
-    /// Bytes of the document before `buffer`, and the offset where the current line starts (for columns).
-    private var consumedBefore = 0
-    private var lineStart = 0
-    private(set) var line = 1
+    private var cursor: JSONCursor
     /// Nesting deeper than this is refused: a hostile file must not exhaust the stack.
     static let maximumDepth = 128
-    /// One raw element larger than this is refused (a State of Mind entry is well under a kilobyte; a workout
-    /// with its heart-rate series and route can run to megabytes).
+    /// One element larger than this is refused (a State of Mind entry is well under a kilobyte; a workout with
+    /// its heart-rate series and route can run to megabytes).
     var maximumElementSize = 1 << 20
     private var visitor: (any JSONScanVisitor)?
     private var flat = JSONFlatObject()
+    /// A key or a scalar being read (reused: a point's fields allocate nothing of their own).
+    private var scratch: [UInt8] = []
 
-    init(stream: ByteStream, path: [String] = []) {
-        self.stream = stream
+    /// `windowSize`: the bytes held of the file at a time (tests make it tiny, to cross every boundary).
+    init(stream: ByteStream, path: [String] = [], windowSize: Int = 256 * 1024) {
         self.path = path
+        cursor = JSONCursor(windowSize: windowSize, refill: { try stream.read(into: $0) })
     }
 
-    /// The column (1-based, in bytes) of the next byte.
-    var column: Int { consumedBefore + position - lineStart + 1 }
-
-    /// Calls `body` with the bytes of each element of the array at `path`. Returns false if there is none.
-    mutating func scan(_ body: ([UInt8]) throws -> Void) throws -> Bool {
-        let collector = RawCollector(path: path, body: { _ in })
+    /// Calls `body` with each element of the array at `path`. Returns false if there is none.
+    mutating func scan(_ body: (JSON) throws -> Void) throws -> Bool {
+        let collector = TreeCollector(path: path, body: { _ in })
         try withoutActuallyEscaping(body) { escapable in
             collector.body = escapable
             defer { collector.body = { _ in } }  // let go of it before withoutActuallyEscaping checks
@@ -49,303 +45,101 @@ struct JSONArrayScanner {
     mutating func walk(_ visitor: any JSONScanVisitor) throws {
         self.visitor = visitor
         defer { self.visitor = nil }
+        try cursor.skipByteOrderMark()
+        try cursor.skipWhitespace()
         var current: [String] = []
         try value(at: &current, depth: 0)
-        skipWhitespace()
-        if try peek() != nil { throw error("unexpected text after the JSON document") }
+        try cursor.skipWhitespace()
+        if try cursor.peek() != nil { throw cursor.error("unexpected text after the value") }
     }
 
     private mutating func value(at current: inout [String], depth: Int) throws {
-        guard depth < Self.maximumDepth else { throw error("JSON nested more than \(Self.maximumDepth) levels deep") }
-        skipWhitespace()
-        guard let byte = try peek() else { throw error("the JSON ends early") }
-        switch byte {
+        guard depth < Self.maximumDepth else {
+            throw cursor.error("nested deeper than \(Self.maximumDepth) levels", .tooLarge)
+        }
+        switch try cursor.peek() {
         case UInt8(ascii: "{"):
-            advance()
-            skipWhitespace()
-            if try peek() == UInt8(ascii: "}") {
-                advance()
-                try visitor?.objectEnded(at: current)
-                return
+            cursor.advance()
+            if try !cursor.closes(UInt8(ascii: "}")) {
+                repeat {
+                    current.append(try key())
+                    try value(at: &current, depth: depth + 1)
+                    current.removeLast()
+                } while try !cursor.next(closing: UInt8(ascii: "}"))
             }
-            while true {
-                skipWhitespace()
-                guard try peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-                let key = try string()
-                skipWhitespace()
-                guard try peek() == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
-                advance()
-                current.append(key)
-                try value(at: &current, depth: depth + 1)
-                current.removeLast()
-                skipWhitespace()
-                let separator = try peek()
-                if separator == UInt8(ascii: "}") {
-                    advance()
-                    try visitor?.objectEnded(at: current)
-                    return
-                }
-                guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object") }
-                advance()
-            }
+            try visitor?.objectEnded(at: current)
         case UInt8(ascii: "["):
-            advance()
+            cursor.advance()
             let mode = visitor?.mode(forArrayAt: current) ?? .descend
-            skipWhitespace()
-            if try peek() == UInt8(ascii: "]") {
-                advance()
-                return
-            }
-            while true {
-                skipWhitespace()
-                let (elementLine, elementColumn) = (line, column)
+            if try cursor.closes(UInt8(ascii: "]")) { return }
+            repeat {
+                let (line, column) = (cursor.line, cursor.column)
                 switch mode {
                 case .descend: try value(at: &current, depth: depth + 1)
-                case .raw:
-                    try visitor?.rawElement(try rawValue(), at: current, line: elementLine, column: elementColumn)
+                case .tree:
+                    var options = JSONParser.Options()
+                    options.maximumDepth = Self.maximumDepth - depth - 1
+                    options.maximumBytes = maximumElementSize
+                    let element = try JSONParser.value(from: &cursor, options: options)
+                    try visitor?.treeElement(element, at: current, line: line, column: column)
                 case .flat:
                     try flatObject(depth: depth + 1)
-                    try visitor?.flatElement(flat, at: current, line: elementLine, column: elementColumn)
+                    try visitor?.flatElement(flat, at: current, line: line, column: column)
                 }
-                skipWhitespace()
-                let separator = try peek()
-                if separator == UInt8(ascii: "]") {
-                    advance()
-                    return
-                }
-                guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']' in an array") }
-                advance()
-            }
-        case UInt8(ascii: "\""):
-            let text = try string()
-            visitor?.scalar(.string, text: text, at: current)
+            } while try !cursor.next(closing: UInt8(ascii: "]"))
         default:
-            let text = try literal()
-            visitor?.scalar(text == "null" ? .null : .number, text: text, at: current)
+            scratch.removeAll(keepingCapacity: true)
+            let kind = Self.kind(try cursor.scalar(into: &scratch, maximumLength: maximumElementSize))
+            visitor?.scalar(kind, text: String(decoding: scratch, as: UTF8.self), at: current)
         }
     }
 
-    /// One element as a flat object into `flat`: scalars decoded, nested values kept as raw JSON text. An
+    private mutating func key() throws -> String {
+        scratch.removeAll(keepingCapacity: true)
+        try cursor.key(into: &scratch)
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// One element as a flat object into `flat`: scalars decoded, nested values kept as their raw JSON text. An
     /// element that is not an object gives an empty `flat` with `isObject` false.
     private mutating func flatObject(depth: Int) throws {
         flat.reset()
-        guard try peek() == UInt8(ascii: "{") else {
-            _ = try rawValue()
+        let start = cursor.mark
+        guard try cursor.peek() == UInt8(ascii: "{") else {
+            try JSONParser.skipValue(at: &cursor, maximumDepth: Self.maximumDepth - depth)
             flat.isObject = false
             return
         }
-        advance()
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
-            advance()
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-            let key = try string()
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
-            advance()
-            skipWhitespace()
-            let start = flat.storage.count
-            switch try peek() {
-            case UInt8(ascii: "\""):
-                var storage: [UInt8] = []
-                swap(&storage, &flat.storage)  // not a copy: the scanner's own storage, moved out and back
-                try decodeString(into: &storage)
-                swap(&storage, &flat.storage)
-                flat.fields.append((key, .string, start..<flat.storage.count))
+        cursor.advance()
+        if try cursor.closes(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try key()
+            let first = flat.storage.count
+            let kind: JSONFlatObject.Kind
+            switch try cursor.peek() {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                flat.storage.append(contentsOf: try rawValue())
-                flat.fields.append((key, .nested, start..<flat.storage.count))
-            case nil:
-                throw error("the JSON ends early")
+                cursor.beginCapture(limit: maximumElementSize)
+                try JSONParser.skipValue(at: &cursor, maximumDepth: Self.maximumDepth - depth - 1)
+                flat.storage.append(contentsOf: cursor.endCapture())
+                kind = .nested
             default:
-                let text = try literal()
-                flat.storage.append(contentsOf: text.utf8)
-                flat.fields.append(
-                    (
-                        key, text == "null" ? .null : text == "true" || text == "false" ? .bool : .number,
-                        start..<flat.storage.count
-                    ))
+                kind = Self.kind(try cursor.scalar(into: &flat.storage, maximumLength: maximumElementSize))
             }
-            guard flat.storage.count <= maximumElementSize else { throw error("an array element is larger than 1 MB") }
-            skipWhitespace()
-            let separator = try peek()
-            if separator == UInt8(ascii: "}") {
-                advance()
-                return
+            flat.fields.append((key, kind, first..<flat.storage.count))
+            guard flat.storage.count <= maximumElementSize else {
+                throw JSONCursor.error(
+                    "an array element larger than \(JSONCursor.size(maximumElementSize))", at: start, .tooLarge)
             }
-            guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object") }
-            advance()
+        } while try !cursor.next(closing: UInt8(ascii: "}"))
+    }
+
+    private static func kind(_ scalar: JSONCursor.Scalar) -> JSONFlatObject.Kind {
+        switch scalar {
+        case .string: .string
+        case .number: .number
+        case .bool: .bool
+        case .null: .null
         }
-    }
-
-    /// The bytes of one complete value, strings and nesting respected.
-    private mutating func rawValue() throws -> [UInt8] {
-        var raw: [UInt8] = []
-        var depth = 0
-        var inString = false
-        var escaped = false
-        let (startLine, startColumn) = (line, column)
-        while let byte = try peek() {
-            if !inString && depth == 0 && !raw.isEmpty
-                && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}"))
-            {
-                return raw
-            }
-            advance()
-            raw.append(byte)
-            guard raw.count <= maximumElementSize else {
-                throw ImportError(
-                    .input, "an array element is larger than \(maximumElementSize >> 20) MB", line: startLine,
-                    column: startColumn)
-            }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-                guard depth < Self.maximumDepth else { throw error("JSON nested too deeply") }
-            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                depth -= 1
-                if depth < 0 { throw error("unexpected '\(Character(UnicodeScalar(byte)))'") }
-                if depth == 0 { return raw }
-            }
-        }
-        throw error(inString ? "the JSON ends inside a string" : "the JSON ends inside an array element")
-    }
-
-    /// A number, `true`, `false` or `null`, checked.
-    private mutating func literal() throws -> String {
-        let (startLine, startColumn) = (line, column)
-        var bytes: [UInt8] = []
-        while let byte = try peek(), !Self.isDelimiter(byte) {
-            advance()
-            bytes.append(byte)
-            guard bytes.count <= 64 else { break }
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text == "null" || text == "true" || text == "false" { return text }
-        let isNumber =
-            !bytes.isEmpty && bytes.allSatisfy { Self.isNumberByte($0) }
-            && bytes.withUnsafeBufferPointer { NumberParsing.parseDouble($0) } != nil
-        guard isNumber else {
-            let shown = bytes.isEmpty ? (try peek().map { String(UnicodeScalar($0)) } ?? "end of file") : text
-            throw ImportError(.input, "unexpected '\(shown)': not JSON", line: startLine, column: startColumn)
-        }
-        return text
-    }
-
-    /// A JSON string, escapes decoded.
-    private mutating func string() throws -> String {
-        var bytes: [UInt8] = []
-        try decodeString(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Decodes the string at the current position (its opening quote included) and appends its UTF-8 bytes.
-    private mutating func decodeString(into bytes: inout [UInt8]) throws {
-        advance()  // the opening quote
-        let start = bytes.count
-        while let byte = try peek() {
-            advance()
-            if byte == UInt8(ascii: "\"") { return }
-            if byte == UInt8(ascii: "\\") {
-                guard let escaped = try peek() else { break }
-                advance()
-                switch escaped {
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "u"):
-                    var scalar = try hexQuad()
-                    if (0xD800..<0xDC00).contains(scalar), try peek() == UInt8(ascii: "\\") {
-                        advance()
-                        guard try peek() == UInt8(ascii: "u") else {
-                            throw error("a lone UTF-16 surrogate in a string")
-                        }
-                        advance()
-                        let low = try hexQuad()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00 & 0x3FF)
-                    }
-                    bytes.append(
-                        contentsOf: Array(String(UnicodeScalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-                default: bytes.append(escaped)  // \" \\ \/
-                }
-            } else {
-                bytes.append(byte)
-            }
-            guard bytes.count - start <= maximumElementSize else { throw error("a string is larger than 1 MB") }
-        }
-        throw error("the JSON ends inside a string")
-    }
-
-    private mutating func hexQuad() throws -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let byte = try peek(), let digit = Self.hexDigit(byte) else { throw error("a bad \\u escape") }
-            advance()
-            value = value << 4 | digit
-        }
-        return value
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-            || byte == UInt8(ascii: "E")
-    }
-
-    private static func isDelimiter(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20
-            || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    @inline(__always) private mutating func advance() {
-        let byte = buffer[position]
-        position += 1
-        if byte == 0x0A {
-            line += 1
-            lineStart = consumedBefore + position
-        }
-    }
-
-    private mutating func skipWhitespace() {
-        while let byte = try? peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
-    }
-
-    @inline(__always) private mutating func peek() throws -> UInt8? {
-        if position == count {
-            consumedBefore += count
-            count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
-            position = 0
-            if count == 0 { return nil }
-        }
-        return buffer[position]
-    }
-
-    private func error(_ message: String) -> ImportError {
-        ImportError(.input, message, line: line, column: column)
     }
 }
 
@@ -353,8 +147,8 @@ struct JSONArrayScanner {
 enum JSONElementMode {
     /// Read through it, telling the visitor about its scalars and objects.
     case descend
-    /// Each element as its raw bytes (`rawElement`).
-    case raw
+    /// Each element as a `JSON` tree (`treeElement`).
+    case tree
     /// Each element as a flat object (`flatElement`).
     case flat
 }
@@ -363,7 +157,7 @@ enum JSONElementMode {
 /// (the points of every metric are at ["data", "metrics", "data"]).
 protocol JSONScanVisitor: AnyObject {
     func mode(forArrayAt path: [String]) -> JSONElementMode
-    func rawElement(_ bytes: [UInt8], at path: [String], line: Int, column: Int) throws
+    func treeElement(_ element: JSON, at path: [String], line: Int, column: Int) throws
     func flatElement(_ object: JSONFlatObject, at path: [String], line: Int, column: Int) throws
     /// A string, number, boolean or null met while descending; `path` ends with its key.
     func scalar(_ kind: JSONFlatObject.Kind, text: String, at path: [String])
@@ -372,7 +166,7 @@ protocol JSONScanVisitor: AnyObject {
 }
 
 extension JSONScanVisitor {
-    func rawElement(_ bytes: [UInt8], at path: [String], line: Int, column: Int) throws {}
+    func treeElement(_ element: JSON, at path: [String], line: Int, column: Int) throws {}
     func flatElement(_ object: JSONFlatObject, at path: [String], line: Int, column: Int) throws {}
     func scalar(_ kind: JSONFlatObject.Kind, text: String, at path: [String]) {}
     func objectEnded(at path: [String]) throws {}
@@ -417,13 +211,13 @@ struct JSONFlatObject {
     func text(_ range: Range<Int>) -> String { String(decoding: storage[range], as: UTF8.self) }
 }
 
-/// `scan`'s visitor: the elements of one array, raw.
-private final class RawCollector: JSONScanVisitor {
+/// `scan`'s visitor: the elements of one array, as trees.
+private final class TreeCollector: JSONScanVisitor {
     let path: [String]
-    var body: ([UInt8]) throws -> Void
+    var body: (JSON) throws -> Void
     var found = false
 
-    init(path: [String], body: @escaping ([UInt8]) throws -> Void) {
+    init(path: [String], body: @escaping (JSON) throws -> Void) {
         self.path = path
         self.body = body
     }
@@ -431,8 +225,8 @@ private final class RawCollector: JSONScanVisitor {
     func mode(forArrayAt path: [String]) -> JSONElementMode {
         guard path == self.path else { return .descend }
         found = true
-        return .raw
+        return .tree
     }
 
-    func rawElement(_ bytes: [UInt8], at path: [String], line: Int, column: Int) throws { try body(bytes) }
+    func treeElement(_ element: JSON, at path: [String], line: Int, column: Int) throws { try body(element) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 import HealthRollups
 
 /// Computes metrics' baselines (`Baseline.rows`) on a thread of its own, so that the statistics overlap the
@@ -8,7 +9,7 @@ import HealthRollups
 /// computing them in line. A metric is sent in parts of `rowsPerJob` rows, the inbox is bounded and the outbox
 /// is emptied by every `send`, so a few parts are held at most: whole, a metric of 25 years was 9,000 rows and
 /// 1.7 MB, and with a few in flight a 4.6 GB export's import peaked at 64.6 MB instead of 62.0 MB (GNU time).
-final class BaselineWorker: @unchecked Sendable {
+final class BaselineWorker: Sendable {
     /// A part of a metric: the rows of `days[indices]`, the days before them read as history. The days are
     /// shared by the metric's parts, not copied.
     struct Job {
@@ -27,69 +28,38 @@ final class BaselineWorker: @unchecked Sendable {
 
     private static let inboxLimit = 2
 
-    private let condition = NSCondition()
-    private var inbox: [Job] = []
-    private var outbox: [Done] = []
-    /// No more jobs will come: the thread ends when the inbox is empty.
-    private var closing = false
-    private var stopped = false
+    private let inbox = BoundedChannel<Job>(capacity: inboxLimit)
+    /// Unbounded: it is emptied by every `send`, and the thread must never wait for the sender (which may be
+    /// waiting for room in the inbox).
+    private let outbox = BoundedChannel<Done>(capacity: nil)
+    private let thread: WorkerThread
 
     init() {
-        let thread = Thread { [self] in work() }
-        thread.name = "baselines"
-        thread.start()
+        let inbox = self.inbox
+        let outbox = self.outbox
+        thread = WorkerThread(name: "baselines") { _ in
+            while let job = try inbox.receive() {
+                outbox.send(Done(metric: job.metric, rows: Baseline.rows(job.days, at: job.indices)))
+            }
+        }
     }
 
     /// Queues a metric (waiting while the inbox is full) and returns the metrics done so far.
     func send(_ job: Job) -> [Done] {
-        condition.lock()
-        defer { condition.unlock() }
-        while inbox.count >= Self.inboxLimit, !stopped { condition.wait() }
-        if !closing { inbox.append(job) }
-        condition.broadcast()
-        return takeDone()
+        inbox.send(job)
+        return outbox.drain()
     }
 
     /// Waits for the last metrics and returns them; the thread then ends.
     func finish() -> [Done] {
-        condition.lock()
-        defer { condition.unlock() }
-        closing = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        return takeDone()
+        inbox.finish()
+        try? thread.join()  // its body throws nothing: the inbox is never finished with an error
+        return outbox.drain()
     }
 
     /// Ends the thread without the metrics not yet computed (a pass that failed).
     func cancel() {
-        condition.lock()
-        inbox.removeAll()
-        closing = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        condition.unlock()
-    }
-
-    private func takeDone() -> [Done] {
-        let done = outbox
-        outbox.removeAll()
-        return done
-    }
-
-    private func work() {
-        condition.lock()
-        while true {
-            while inbox.isEmpty, !closing { condition.wait() }
-            guard !inbox.isEmpty else { break }
-            let job = inbox.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            let rows = Baseline.rows(job.days, at: job.indices)
-            condition.lock()
-            outbox.append(Done(metric: job.metric, rows: rows))
-        }
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        inbox.cancel()
+        try? thread.join()
     }
 }

@@ -111,41 +111,33 @@ struct CategoryNames {
 }
 
 /// The jobs of one rollup pass, handed out one at a time to the threads that read them.
-final class RollupJobQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [RollupJob]
-    private var next = 0
-    private var cancelled = false
+final class RollupJobQueue: Sendable {
+    private let jobs = BoundedChannel<RollupJob>(capacity: nil)
 
-    init(_ jobs: [RollupJob]) { self.jobs = jobs }
-
-    /// The next job, or nil when none is left or the pass was cancelled.
-    func take() -> RollupJob? {
-        lock.withLock {
-            guard !cancelled, next < jobs.count else { return nil }
-            next += 1
-            return jobs[next - 1]
-        }
+    init(_ jobs: [RollupJob]) {
+        for job in jobs { self.jobs.send(job) }
+        self.jobs.finish()
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    /// The next job, or nil when none is left or the pass was cancelled.
+    func take() -> RollupJob? { try? jobs.receive() }
+
+    func cancel() { jobs.cancel() }
+    var isCancelled: Bool { jobs.isCancelled }
 }
 
 /// One reader of a new database's rollup pass: on a thread of its own, with a read-only connection to the
 /// file, it takes jobs from the shared queue and feeds them to a worker of its own. Only the importing
 /// connection inserts, so the caller takes this worker's rows (`worker.takeOutput()`) and writes them.
-final class RollupReader: @unchecked Sendable {
+final class RollupReader: Sendable {
     let worker: RollupWorker
-    private let condition = NSCondition()
-    private var done = false
-    private var failure: Error?
+    private let thread: WorkerThread
 
     init(path: String, jobs: RollupJobQueue, options: RollupOptions, sources: RollupFeed.Sources, timeZone: TimeZone) {
         let worker = RollupWorker(
             periods: options.periods, timeZone: timeZone, outboxRowLimit: RollupTables.parallelOutboxRowLimit)
         self.worker = worker
-        let thread = Thread { [self] in
+        thread = WorkerThread(name: "rollup reader") { _ in
             do {
                 // Opened, used and closed on this thread: the file leaves WAL mode at the end of the run,
                 // which needs every other connection closed.
@@ -158,24 +150,12 @@ final class RollupReader: @unchecked Sendable {
                     try feed.feed(job, to: worker) { if jobs.isCancelled { throw CancellationError() } }
                 }
             } catch {
-                jobs.cancel()
-                condition.withLock { failure = error }
-            }
-            condition.withLock {
-                done = true
-                condition.broadcast()
+                jobs.cancel()  // the other reader stops too
+                throw error
             }
         }
-        thread.name = "rollup reader"
-        thread.start()
     }
 
     /// Waits up to `seconds` for the reader to run out of jobs; true when it has. Rethrows what it threw.
-    func waitUntilDone(seconds: Double) throws -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if !done { _ = condition.wait(until: Date(timeIntervalSinceNow: seconds)) }
-        if let failure { throw failure }
-        return done
-    }
+    func waitUntilDone(seconds: Double) throws -> Bool { try thread.join(waitingAtMost: seconds) }
 }

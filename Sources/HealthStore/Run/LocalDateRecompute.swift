@@ -54,6 +54,7 @@ extension SQLiteSink {
             let changed = try recomputeLocalDates(target.connection, timeZone: timeZone)
             try RunRecorder.writeSetting(target.connection, "time_zone", timeZone.identifier)
             let stored = try target.connection.scalar("SELECT value FROM settings WHERE key = 'rollups'").text
+            // Foundation's decoder stays: the project's own Codable setting, written by JSONEncoder (RunEnd).
             let options = try stored.map { try JSONDecoder().decode(RollupOptions.self, from: Data($0.utf8)) }
             try RollupTables.rebuild(target.connection, timeZone: timeZone, options: options ?? RollupOptions())
             try target.commit()

@@ -16,7 +16,7 @@ enum RunHandshake {
             return
         }
         let base = folder + "/" + point.rawValue
-        FileManager.default.createFile(atPath: base + ".reached", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".reached", contents: nil)
         let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: base + ".go"), Date() < deadline { usleep(10_000) }
     }

@@ -280,37 +280,18 @@ package final class SQLiteTarget {
 /// the import, and the final fsync before the rename has gigabytes to write. Syncing once a second from a
 /// separate thread keeps the dirty pages few and overlaps the disk with the decoding.
 final class BackgroundFlusher {
-    private final class State: @unchecked Sendable {
-        let condition = NSCondition()
-        var stopped = false
-    }
-
-    private let state = State()
+    private let thread: WorkerThread
 
     init?(path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        let state = self.state
-        let thread = Thread {
+        thread = WorkerThread(name: "flush") { thread in
             defer { close(descriptor) }
-            while true {
-                state.condition.lock()
-                if !state.stopped { _ = state.condition.wait(until: Date(timeIntervalSinceNow: 1)) }
-                let stopped = state.stopped
-                state.condition.unlock()
-                if stopped { return }
-                fdatasync(descriptor)
-            }
+            while thread.pause(seconds: 1) { fdatasync(descriptor) }
         }
-        thread.start()
     }
 
-    func stop() {
-        state.condition.lock()
-        state.stopped = true
-        state.condition.broadcast()
-        state.condition.unlock()
-    }
+    func stop() { thread.stop() }
 
     deinit { stop() }
 }
