@@ -10,12 +10,13 @@ import Testing
 struct CommonRowsTests {
     @Test func sourcesAreCountedOnceAndMetadataByRow() throws {
         let rig = try WriterRig()
-        #expect(try rig.common.writeSource(WriterRig.phone) == 1)
-        #expect(try rig.common.writeSource(WriterRig.phone) == 1)
-        #expect(try rig.common.writeSource(WriterRig.watch) == 2)
-        try rig.common.writeMetadata([], parent: .workouts, id: 1)
+        #expect(try rig.common.writeSource(WriterRig.phone, into: &rig.report) == 1)
+        #expect(try rig.common.writeSource(WriterRig.phone, into: &rig.report) == 1)
+        #expect(try rig.common.writeSource(WriterRig.watch, into: &rig.report) == 2)
+        try rig.common.writeMetadata([], parent: .workouts, id: 1, into: &rig.report)
         try rig.common.writeMetadata(
-            [MetadataEntry(key: "A", value: "1"), MetadataEntry(key: "B", value: "2")], parent: .workouts, id: 1)
+            [MetadataEntry(key: "A", value: "1"), MetadataEntry(key: "B", value: "2")], parent: .workouts, id: 1,
+            into: &rig.report)
         #expect(rig.tally.rows.byName == ["sources": 2, "metadata": 2])
         #expect(try rig.integer("SELECT count(*) FROM metadata WHERE parent_table = 'workouts'") == 2)
     }
@@ -36,7 +37,7 @@ struct CommonRowsTests {
         let end = WriterRig.instant("2024-02-01 23:30:00 -0500")
         let header = try rig.common.headerColumns(
             id: 3, typeColumn: "activity_type", type: "HKWorkoutActivityTypeWalking", source: WriterRig.watch,
-            start: nil, end: end, creation: nil, metadata: [])
+            start: nil, end: end, creation: nil, metadata: [], into: &rig.report)
         #expect(
             header.map(\.0) == [
                 "id", "activity_type", "source_id", "source_name", "start_date", "end_date", "creation_date",
@@ -49,7 +50,8 @@ struct CommonRowsTests {
                 .text("2024-02-02T04:30:00Z"), .null, .text("-05:00"), .text("2024-02-02"),
             ])
         let bare = try rig.common.headerColumns(
-            id: 4, type: "T", source: WriterRig.watch, start: nil, end: nil, creation: nil, metadata: [])
+            id: 4, type: "T", source: WriterRig.watch, start: nil, end: nil, creation: nil, metadata: [],
+            into: &rig.report)
         #expect(bare.suffix(5).map(\.1) == [.null, .null, .null, .null, .null])
     }
 

@@ -20,14 +20,14 @@ struct CorrelationWriterTests {
         }
         let systolic = pressure("Systolic", 120)
         let diastolic = pressure("Diastolic", 80)
-        try rig.samples.writeTopLevel(systolic)
-        try rig.samples.writeTopLevel(diastolic)
+        try rig.samples.writeTopLevel(systolic, into: &rig.report)
+        try rig.samples.writeTopLevel(diastolic, into: &rig.report)
         let correlation = Correlation(
             type: "HKCorrelationTypeIdentifierBloodPressure", source: WriterRig.phone,
             startDate: WriterRig.instant("2024-02-01 08:00:00 +0100"),
             endDate: WriterRig.instant("2024-02-01 08:01:00 +0100"),
             metadata: [MetadataEntry(key: "Arm", value: "left")], children: [systolic, diastolic], line: 12)
-        try writer.write(correlation)
+        try writer.write(correlation, into: &rig.report)
         let identity = SampleIdentity.fingerprint(
             correlation, childIdentities: [systolic, diastolic].map(SampleIdentity.fingerprint))
         #expect(
@@ -63,7 +63,7 @@ struct CorrelationWriterTests {
         let food = Correlation(
             type: "HKCorrelationTypeIdentifierFood", source: WriterRig.phone,
             startDate: WriterRig.instant("2024-02-01 12:00:00 +0100"), children: [energy], line: 3)
-        try writer.write(food)
+        try writer.write(food, into: &rig.report)
         #expect(
             try rig.rows(
                 "SELECT c.correlation_id, s.type, s.value FROM correlation_samples AS c JOIN cumulative_samples AS s ON s.id = c.sample_id"

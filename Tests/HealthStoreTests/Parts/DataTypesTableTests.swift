@@ -9,16 +9,17 @@ import Testing
 struct DataTypesTableTests {
     @Test func eachStoredTypeIsListedWithItsKindUnitAndTable() throws {
         let rig = try WriterRig()
-        _ = try rig.samples.write(StoreFixture.sample(start: "2024-02-01 08:00:00 +0100"), identity: 1)
+        _ = try rig.samples.write(
+            StoreFixture.sample(start: "2024-02-01 08:00:00 +0100"), identity: 1, into: &rig.report)
         var heart = StoreFixture.sample(
             "HKQuantityTypeIdentifierHeartRate", start: "2024-02-01 08:00:00 +0100", value: 60)
         heart.unit = "count/min"
-        _ = try rig.samples.write(heart, identity: 2)
+        _ = try rig.samples.write(heart, identity: 2, into: &rig.report)
         var sleep = StoreFixture.sample("HKCategoryTypeIdentifierSleepAnalysis", start: "2024-02-01 23:00:00 +0100")
         sleep.value = nil
         sleep.unit = nil
         sleep.textValue = "HKCategoryValueSleepAnalysisAsleepCore"
-        _ = try rig.samples.write(sleep, identity: 3)
+        _ = try rig.samples.write(sleep, identity: 3, into: &rig.report)
         try rig.connection.execute(
             """
             INSERT INTO data_types (type, display_name, kind, row_table) VALUES ('stale', 'Stale', 'workout', 'workouts');

@@ -21,8 +21,8 @@ struct DocumentWriterTests {
 
     @Test func aDocumentIsStoredByteForByte() throws {
         let rig = try WriterRig()
-        let writer = DocumentWriter(rig.connection, statements: rig.statements, tally: rig.tally)
-        try writer.write(Self.document(Self.bytes))
+        let writer = DocumentWriter(rig.connection, statements: rig.statements)
+        try writer.write(Self.document(Self.bytes), into: &rig.report)
         let stored = try rig.connection.query("SELECT name, content FROM documents")
         #expect(stored == [[.text("export_cda.xml"), .blob(Self.bytes)]])
         #expect(rig.tally.rows[.documents] == 1)
@@ -32,8 +32,8 @@ struct DocumentWriterTests {
     @Test func bytesThatDoNotMatchTheAnnouncedSizeLeaveNoRow() throws {
         for announced in [UInt64(Self.bytes.count - 1), UInt64(Self.bytes.count + 1)] {
             let rig = try WriterRig()
-            let writer = DocumentWriter(rig.connection, statements: rig.statements, tally: rig.tally)
-            try writer.write(Self.document(Self.bytes, announced: announced))
+            let writer = DocumentWriter(rig.connection, statements: rig.statements)
+            try writer.write(Self.document(Self.bytes, announced: announced), into: &rig.report)
             #expect(try rig.integer("SELECT count(*) FROM documents") == 0)
             #expect(rig.tally.rows[.documents] == 0)
             let warning = try #require(rig.tally.warnings.keys.first)
@@ -45,11 +45,12 @@ struct DocumentWriterTests {
     @Test func aDocumentLargerThanSQLiteHoldsIsNotReadAtAll() throws {
         let rig = try WriterRig()
         rig.connection.lowerLengthLimit(to: 10_000)
-        let writer = DocumentWriter(rig.connection, statements: rig.statements, tally: rig.tally)
+        let writer = DocumentWriter(rig.connection, statements: rig.statements)
         let stream = MemoryStream([UInt8](repeating: 1, count: 20_000))
         try writer.write(
             StoredDocument(
-                name: "export_cda.xml", size: 20_000, stream: stream, file: "export.zip", entry: "export_cda.xml"))
+                name: "export_cda.xml", size: 20_000, stream: stream, file: "export.zip", entry: "export_cda.xml"),
+            into: &rig.report)
         #expect(try rig.integer("SELECT count(*) FROM documents") == 0)
         #expect(
             rig.tally.warnings == [

@@ -19,7 +19,7 @@ struct RecordWriterTests {
             Characteristics(attributes: [
                 ("HKCharacteristicTypeIdentifierBloodType", "HKBloodTypeAPositive"),
                 ("HKCharacteristicTypeIdentifierBiologicalSex", "HKBiologicalSexFemale"),
-            ]))
+            ]), into: &rig.report)
         #expect(
             try rig.rows("SELECT key, value FROM me ORDER BY key") == [
                 ["HKCharacteristicTypeIdentifierBiologicalSex", "HKBiologicalSexFemale"],
@@ -28,8 +28,8 @@ struct RecordWriterTests {
         try writer.writeActivitySummary(
             ActivitySummary(
                 date: "2024-02-01", values: [("activeEnergyBurned", 410), ("appleStandHours", 9), ("newRing", 3)],
-                activeEnergyBurnedUnit: "kcal", line: 5))
-        try writer.writeActivitySummary(ActivitySummary(date: "2024-02-02", line: 6))
+                activeEnergyBurnedUnit: "kcal", line: 5), into: &rig.report)
+        try writer.writeActivitySummary(ActivitySummary(date: "2024-02-02", line: 6), into: &rig.report)
         #expect(
             try rig.rows(
                 "SELECT id, date, active_energy_burned, active_energy_burned_unit, apple_stand_hours, apple_move_time, "
@@ -47,7 +47,8 @@ struct RecordWriterTests {
         try writer.writeClinicalRecord(
             ClinicalRecord(
                 type: "Observation", identifier: "o1", sourceName: "Clinic", fhirVersion: "4.0.1",
-                receivedDate: WriterRig.instant("2024-02-01 08:00:00 +0100"), resourceJSON: "{}", line: 9))
+                receivedDate: WriterRig.instant("2024-02-01 08:00:00 +0100"), resourceJSON: "{}", line: 9),
+            into: &rig.report)
         #expect(
             try rig.rows("SELECT id, type, identifier, received_date, resource_json, xml_line FROM clinical_records")
                 == [["1", "Observation", "o1", "2024-02-01T07:00:00Z", "{}", "9"]])
@@ -61,7 +62,7 @@ struct RecordWriterTests {
                         ("leftEarUnit", "dBHL"),
                     ]
                 ],
-                line: 10))
+                line: 10), into: &rig.report)
         #expect(
             try rig.rows("SELECT id, type, source_name, local_date FROM audiograms") == [
                 ["1", "HKDataTypeIdentifierAudiogram", "Phone", "2024-02-01"]
@@ -74,7 +75,7 @@ struct RecordWriterTests {
             VisionPrescription(
                 attributes: [("type", "glasses"), ("dateIssued", "2024-01-15 00:00:00 +0100")],
                 metadata: [MetadataEntry(key: "Optician", value: "X")],
-                eyes: [(eye: "LeftEye", attributes: [("sphere", "-1.25")])], line: 11))
+                eyes: [(eye: "LeftEye", attributes: [("sphere", "-1.25")])], line: 11), into: &rig.report)
         #expect(
             try rig.rows(
                 "SELECT id, type, date_issued, left_eye_json, right_eye_json, attachments_json FROM vision_prescriptions"
@@ -100,7 +101,7 @@ struct RecordWriterTests {
             ElectrocardiogramRecording(
                 fileName: "ecg_2024-02-01.csv", header: [("Name", "X")],
                 recordedDate: WriterRig.instant("2024-02-01 23:30:00 +0100"), classification: "Sinus Rhythm",
-                sampleRateHz: 512, unit: "µV", samples: voltages))
+                sampleRateHz: 512, unit: "µV", samples: voltages), into: &rig.report)
         let row = try #require(
             try rig.connection.query(
                 "SELECT samples, sample_count, local_date, utc_offset, header_json FROM ecg_recordings"
@@ -125,7 +126,7 @@ struct RecordWriterTests {
         entry.startDate = WriterRig.instant("2024-02-01 22:30:00 +0000")
         entry.valence = 0.5
         entry.labels = ["calm"]
-        try writer.writeStateOfMind(entry)
+        try writer.writeStateOfMind(entry, into: &rig.report)
         #expect(
             try rig.rows(
                 "SELECT id, kind, start_date, local_date, valence, labels_json FROM state_of_mind WHERE id > 4")

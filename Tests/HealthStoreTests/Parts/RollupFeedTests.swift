@@ -25,12 +25,12 @@ struct RollupFeedTests {
             var steps = StoreFixture.sample(start: nil, value: sample.value)
             steps.startDate = Timestamp(seconds: sample.start, offsetSeconds: 3600)
             steps.endDate = Timestamp(seconds: sample.end, offsetSeconds: 3600)
-            _ = try rig.samples.write(steps, identity: Int64(identity))
+            _ = try rig.samples.write(steps, identity: Int64(identity), into: &rig.report)
         }
         // A sample flagged unusable (an end before its start) is left out.
         var broken = StoreFixture.sample(start: "2024-02-01 08:00:00 +0100", value: 1000)
         broken.flags = .badValue
-        _ = try rig.samples.write(broken, identity: -1)
+        _ = try rig.samples.write(broken, identity: -1, into: &rig.report)
         let options = RollupOptions()
         let feed = try RollupFeed(rig.connection, options: options, sources: [1: (name: "Phone", model: nil)])
         let worker = RollupWorker(periods: options.periods, timeZone: Self.zone)

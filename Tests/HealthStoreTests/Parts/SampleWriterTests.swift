@@ -17,7 +17,7 @@ struct SampleWriterTests {
         let sample = Self.steps(
             "2024-02-01 08:00:00 +0100", value: 12,
             metadata: [MetadataEntry(key: "HKWasUserEntered", value: "1"), MetadataEntry(key: "Note", value: "walk")])
-        let written = try #require(try rig.samples.write(sample, identity: 41))
+        let written = try #require(try rig.samples.write(sample, identity: 41, into: &rig.report))
         #expect(written.0 == .cumulative)
         #expect(written.1 == 1)
         #expect(
@@ -42,9 +42,10 @@ struct SampleWriterTests {
     @Test func anExactDuplicateIsDroppedAndItsIdNotUsed() throws {
         let rig = try WriterRig()
         let sample = Self.steps("2024-02-01 08:00:00 +0100")
-        #expect(try rig.samples.write(sample, identity: 41) != nil)
-        #expect(try rig.samples.write(sample, identity: 41) == nil)
-        let next = try #require(try rig.samples.write(Self.steps("2024-02-01 09:00:00 +0100"), identity: 41))
+        #expect(try rig.samples.write(sample, identity: 41, into: &rig.report) != nil)
+        #expect(try rig.samples.write(sample, identity: 41, into: &rig.report) == nil)
+        let next = try #require(
+            try rig.samples.write(Self.steps("2024-02-01 09:00:00 +0100"), identity: 41, into: &rig.report))
         #expect(next.1 == 2)
         #expect(rig.tally.drops.bySummaryKey == ["exact duplicate records": 1])
         #expect(try rig.integer("SELECT count(*) FROM cumulative_samples") == 2)
@@ -53,8 +54,8 @@ struct SampleWriterTests {
     @Test func keptDuplicatesTakeTheNextIdentity() throws {
         let rig = try WriterRig(dropsDuplicates: false)
         let sample = Self.steps("2024-02-01 08:00:00 +0100")
-        #expect(try rig.samples.write(sample, identity: 41) != nil)
-        #expect(try rig.samples.write(sample, identity: 41) != nil)
+        #expect(try rig.samples.write(sample, identity: 41, into: &rig.report) != nil)
+        #expect(try rig.samples.write(sample, identity: 41, into: &rig.report) != nil)
         #expect(
             try rig.rows("SELECT id, identity FROM cumulative_samples ORDER BY id") == [["1", "41"], ["2", "42"]])
         #expect(rig.tally.drops.bySummaryKey.isEmpty)
@@ -72,8 +73,8 @@ struct SampleWriterTests {
             sample.unit = "kg"
             return sample
         }
-        #expect(try rig.samples.write(weight("2", 70), identity: 1) != nil)
-        #expect(try rig.samples.write(weight("1", 71), identity: 2) == nil)
+        #expect(try rig.samples.write(weight("2", 70), identity: 1, into: &rig.report) != nil)
+        #expect(try rig.samples.write(weight("1", 71), identity: 2, into: &rig.report) == nil)
         #expect(try rig.rows("SELECT value FROM discrete_samples") == [["70.0"]])
         #expect(rig.tally.drops.bySummaryKey == ["records superseded by a higher sync version": 1])
         #expect(
@@ -89,15 +90,15 @@ struct SampleWriterTests {
             HeartbeatReading(bpm: 61, seconds: 1_706_770_800.5, rawTime: "8:00:00.50 AM"),
             HeartbeatReading(bpm: 62, seconds: nil, rawTime: "?"),
         ]
-        #expect(try rig.samples.write(hrv, identity: 1) != nil)
+        #expect(try rig.samples.write(hrv, identity: 1, into: &rig.report) != nil)
         #expect(
             try rig.rows("SELECT sample_id, seq, bpm, time, raw_time FROM hrv_beats ORDER BY seq") == [
                 ["1", "0", "61.0", "2024-02-01T07:00:00.50Z", "8:00:00.50 AM"], ["1", "1", "62.0", "nil", "?"],
             ])
         #expect(rig.tally.rows[.hrvBeats] == 2)
         let unknown = StoreFixture.sample("HKQuantityTypeIdentifierBrandNew", start: "2024-02-01 08:00:00 +0100")
-        #expect(try rig.samples.write(unknown, identity: 2) != nil)
-        #expect(try rig.samples.write(unknown, identity: 3) != nil)
+        #expect(try rig.samples.write(unknown, identity: 2, into: &rig.report) != nil)
+        #expect(try rig.samples.write(unknown, identity: 3, into: &rig.report) != nil)
         #expect(rig.tally.unknownTypes == ["HKQuantityTypeIdentifierBrandNew": 2])
     }
 
@@ -109,16 +110,16 @@ struct SampleWriterTests {
             "HKQuantityTypeIdentifierBloodPressureSystolic", start: "2024-02-01 08:00:00 +0100", value: 120)
         systolic.unit = "mmHg"
         let identity = SampleIdentity.fingerprint(systolic)
-        try rig.samples.writeTopLevel(systolic)
-        let child = try #require(try rig.samples.correlationChild(systolic, identity: identity))
+        try rig.samples.writeTopLevel(systolic, into: &rig.report)
+        let child = try #require(try rig.samples.correlationChild(systolic, identity: identity, into: &rig.report))
         #expect(child.table == .discrete)
         #expect(child.id == 1)
         var diastolic = systolic
         diastolic.type = "HKQuantityTypeIdentifierBloodPressureDiastolic"
         diastolic.value = 80
-        let alone = try #require(try rig.samples.correlationChild(diastolic, identity: 7))
+        let alone = try #require(try rig.samples.correlationChild(diastolic, identity: 7, into: &rig.report))
         #expect(alone.id == 2)
-        #expect(try rig.samples.correlationChild(diastolic, identity: 7)?.id == 2)
+        #expect(try rig.samples.correlationChild(diastolic, identity: 7, into: &rig.report)?.id == 2)
         #expect(try rig.integer("SELECT count(*) FROM discrete_samples") == 2)
     }
 }

@@ -51,7 +51,7 @@ struct WorkoutTotalsFillTests {
                 (3, 'HKWorkoutActivityTypeRunning', 1, 'Watch', NULL)
             """)
         try rig.common.writeMetadata(
-            [MetadataEntry(key: "HKTimeZone", value: "America/New_York")], parent: .workouts, id: 2)
+            [MetadataEntry(key: "HKTimeZone", value: "America/New_York")], parent: .workouts, id: 2, into: &rig.report)
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         #expect(try WorkoutTotals.updateLocalStarts(rig.connection, timeZone: berlin, onlyMissing: true) == 2)
         #expect(

@@ -50,7 +50,7 @@ struct WorkoutWriterTests {
             WorkoutRoute(
                 source: WriterRig.watch, filePath: "/workout-routes/r.gpx", points: try RoutePointBuffer(points))
         ]
-        try writer.write(workout)
+        try writer.write(workout, into: &rig.report)
 
         #expect(
             try rig.rows(
@@ -100,7 +100,7 @@ struct WorkoutWriterTests {
         let writer = try Self.writer(rig, lastIDs: try LastRowIDs(rig.connection))
         var workout = Self.run()
         workout.events = [WorkoutEvent(type: "HKWorkoutEventTypePause")]
-        try writer.write(workout)
+        try writer.write(workout, into: &rig.report)
         #expect(try rig.rows("SELECT id FROM workouts") == [["41"]])
         #expect(try rig.rows("SELECT id, workout_id FROM workout_events") == [["8", "41"]])
     }
@@ -120,8 +120,8 @@ struct WorkoutWriterTests {
         first.routes = [route("2")]
         var second = Self.run("2024-02-02 08:00:00 +0100")
         second.routes = [route("1")]
-        try writer.write(first)
-        try writer.write(second)
+        try writer.write(first, into: &rig.report)
+        try writer.write(second, into: &rig.report)
         #expect(try rig.rows("SELECT id, workout_id FROM workout_routes") == [["1", "1"]])
         #expect(rig.tally.drops.bySummaryKey == ["routes superseded by a higher sync version": 1])
         #expect(

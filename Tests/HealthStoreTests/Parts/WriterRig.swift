@@ -8,7 +8,10 @@ import Foundation
 /// earlier rows, so the re-import session is inactive), for tests that call one writer directly.
 final class WriterRig {
     let store: StoreFixture
-    let tally = RunTally()
+    /// What the writers report, as the front (`SQLiteSink`) collects it for an item: tests pass
+    /// `into: &rig.report`.
+    var report = WriteReport()
+    private let appliedTally = RunTally()
     let statements: SchemaStatements
     let common: CommonRows
     let session: ReimportSession
@@ -23,8 +26,8 @@ final class WriterRig {
         self.store = store
         let connection = store.connection
         statements = try SchemaStatements(connection)
-        common = try CommonRows(connection, hadData: false, timeZone: timeZone, tally: tally)
-        session = try ReimportSession(connection, lastIDs: nil, runID: 1, tally: tally)
+        common = try CommonRows(connection, hadData: false, timeZone: timeZone)
+        session = try ReimportSession(connection, lastIDs: nil, runID: 1)
         feed = try FeedMerge(connection, isFeed: false, session: session)
         let policy = SamplePolicy(
             dropsExactDuplicates: dropsDuplicates, keepsHighestSyncVersion: keepsHighestSyncVersion, isFeed: false,
@@ -35,6 +38,14 @@ final class WriterRig {
     }
 
     var connection: SQLiteConnection { store.connection }
+
+    /// The run's tally with what was reported so far applied, as the front applies it (`SQLiteSink.apply`);
+    /// reading it applies and empties `report`.
+    var tally: RunTally {
+        SQLiteSink.apply(report, to: appliedTally, session: session)
+        report = WriteReport()
+        return appliedTally
+    }
 
     func integer(_ sql: String) throws -> Int64? { try store.integer(sql) }
     func text(_ sql: String) throws -> String? { try store.text(sql) }
