@@ -64,6 +64,19 @@ struct BoundedChannelTests {
         #expect(channel.trySend(3), "taking the next element ended the last one")
     }
 
+    @Test("A receiver that asks for the next element without releasing the last one does not block the sender")
+    func receivingEndsTheLastElement() throws {
+        let channel = BoundedChannel<Int>(capacity: 10, countsReceived: true) { $0 }
+        channel.send(30)  // heavier than the bound: alone, it fits
+        #expect(try channel.receive() == 30)
+        let sender = WorkerThread(name: "sender") { _ in channel.send(4) }
+        let received = BoundedChannel<Int?>(capacity: nil)
+        let receiver = WorkerThread(name: "receiver") { _ in received.send(try channel.receive()) }
+        #expect(try receiver.join(waitingAtMost: Self.deadline), "the receiver waited for room it held itself")
+        #expect(try sender.join(waitingAtMost: Self.deadline))
+        #expect(received.drain() == [4])
+    }
+
     @Test("A sender waits for room (back-pressure) and goes on when the receiver takes an element")
     func backPressure() throws {
         let channel = BoundedChannel<Int>(capacity: 1)

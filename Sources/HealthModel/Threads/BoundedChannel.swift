@@ -78,6 +78,12 @@ package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     package func receive() throws -> Element? {
         condition.lock()
         defer { condition.unlock() }
+        // Asking for the next element ends the last one: a receiver that waits while its last element still
+        // counted could keep a sender waiting for room forever.
+        if countsReceived && receivedWeight > 0 {
+            receivedWeight = 0
+            condition.broadcast()
+        }
         while !cancelled && head == elements.count && !finished { condition.wait() }
         if let element = takeFirst() { return element }
         if let failure, !cancelled { throw failure }
@@ -101,6 +107,7 @@ package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
         drained.reserveCapacity(elements.count - head)
         while let element = takeFirst() { drained.append(element) }
         if countsReceived { receivedWeight = 0 }
+        condition.broadcast()
         return drained
     }
 

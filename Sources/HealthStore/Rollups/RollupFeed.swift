@@ -80,6 +80,7 @@ struct RollupFeed {
             if batch.count == RollupWorker.batchSize {
                 worker.add(batch)
                 batch.removeAll(keepingCapacity: true)
+                if worker.hasFailed { return }  // its error comes from `finish`
                 try afterBatch()
             }
         }
@@ -146,7 +147,7 @@ final class RollupReader: Sendable {
                 // the two readers from adding megabytes to the import's peak memory.
                 try connection.execute("PRAGMA cache_size = -\(RollupTables.readerCacheKiB)")
                 let feed = try RollupFeed(connection, options: options, sources: sources)
-                while let job = jobs.take() {
+                while !worker.hasFailed, let job = jobs.take() {
                     try feed.feed(job, to: worker) { if jobs.isCancelled { throw CancellationError() } }
                 }
             } catch {

@@ -117,7 +117,7 @@ enum RollupTables {
         let feed = try RollupFeed(connection, options: options, sources: sources)
         let worker = RollupWorker(periods: options.periods, timeZone: timeZone)
         do {
-            while let job = jobs.take() {
+            while !worker.hasFailed, let job = jobs.take() {
                 try feed.feed(job, to: worker) { for output in worker.takeOutput() { try writer.write(output) } }
             }
         } catch {
@@ -149,11 +149,20 @@ enum RollupTables {
             for reader in readers { for output in try reader.worker.finish() { try writer.write(output) } }
         } catch {
             jobs.cancel()
+            // The error to report is the one that stopped the pass: a reader that failed cancels the jobs, and
+            // the other then stops with a CancellationError, which may be the first one joined here.
+            var cause: Error? = error is CancellationError ? nil : error
             for reader in readers {
                 reader.worker.cancel()
-                while (try? reader.waitUntilDone(seconds: 1)) == false {}
+                var ended = false
+                while !ended {
+                    do { ended = try reader.waitUntilDone(seconds: 1) } catch {
+                        if cause == nil && !(error is CancellationError) { cause = error }
+                        ended = true
+                    }
+                }
             }
-            throw error
+            throw cause ?? error
         }
     }
 

@@ -57,6 +57,10 @@ final class RollupWorker: Sendable {
     }
 
     func add(_ batch: [RollupSample]) { inbox.send(.samples(batch)) }
+
+    /// True once the engine has failed: what is sent is dropped, and `finish` throws its error. A feeder stops
+    /// reading then instead of reading every remaining job first.
+    var hasFailed: Bool { inbox.isCancelled }
     func end() { inbox.send(.end) }
 
     /// The rows computed so far (without waiting).

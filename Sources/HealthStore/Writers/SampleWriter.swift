@@ -79,12 +79,15 @@ final class SampleWriter: SampleLookups {
     /// database is only looked up, never written.
     func write(_ sample: Sample, identity: Int64, into report: inout WriteReport) throws -> (TrackedTable, Int64)? {
         let (table, typeID) = try kind(of: sample, into: &report)
+        // The feed's facts reach this item's report also when the policy throws after the feed placed it.
+        defer {
+            if policy.isFeed {
+                report.add(feedReport)
+                feedReport = WriteReport()
+            }
+        }
         let destination = try policy.destination(
             of: sample, table: table, typeID: typeID, identity: identity, lookups: self)
-        if policy.isFeed {
-            report.add(feedReport)
-            feedReport = WriteReport()
-        }
         switch destination {
         case .notStored(let reason):
             if let reason { report.drop(reason) }

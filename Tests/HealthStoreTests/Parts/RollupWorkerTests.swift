@@ -75,6 +75,7 @@ struct RollupWorkerTests {
         for _ in 0..<10 { worker.add(Self.samples(3)) }
         worker.end()
         #expect(throws: RollupError.unsorted(previousStart: Self.base + 600, start: Self.base)) { try worker.finish() }
+        #expect(worker.hasFailed, "a feeder can see the failure and stop reading")
     }
 
     @Test func cancelStopsTheWorkerAndDropsWhatComesAfter() throws {
