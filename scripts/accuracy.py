@@ -73,6 +73,21 @@ def device_model(device):
 
 
 
+
+def reply(stream, identifier):
+    """The JSON-RPC message with `identifier` read from a stdio server's output, lines that are not JSON and other
+    messages passed over; None when the stream ends first."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("id") == identifier:
+            return message
+
 def covering_stretches(cuts, samples):
     """The stretches between consecutive `cuts` (sorted instants) that samples cover, each with the samples
     (tuples starting with start and end) that cover all of it: a sweep in start order, so each sample is looked
@@ -366,16 +381,7 @@ def mcp_call(command, env, tool, arguments, timeout=120):
         process.stdin.flush()
 
     def receive(identifier):
-        while True:
-            line = process.stdout.readline()
-            if not line:
-                return None
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if message.get("id") == identifier:
-                return message
+        return reply(process.stdout, identifier)
 
     try:
         send({"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -104,16 +104,7 @@ class Session:
         self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
                                              "params": params}) + "\n")
         self.process.stdin.flush()
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                return None
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if message.get("id") == self.next_id:
-                return message
+        return accuracy.reply(self.process.stdout, self.next_id)
 
     def call(self, tool, arguments):
         """(bytes, parsed answer, error): the parsed answer is the structured content, else the text as JSON."""
