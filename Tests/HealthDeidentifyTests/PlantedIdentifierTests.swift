@@ -71,7 +71,8 @@ import Testing
             let bytes = try EncodedForms.lowercasingASCII(Array(Data(contentsOf: URL(fileURLWithPath: path))))
             for planted in PlantedExport.plantedStrings {
                 for (encoding, needle) in EncodedForms.forms(of: planted) where EncodedForms.contains(bytes, needle) {
-                    found.append("\(planted) (\(encoding)) in \(path)")
+                    let context = EncodedForms.context(of: needle, in: bytes)
+                    found.append("\(planted) (\(encoding)) in \(path): …\(context)…")
                 }
             }
         }
@@ -283,14 +284,36 @@ enum EncodedForms {
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        firstIndex(of: needle, in: haystack) != nil
+    }
+
+    /// Where `needle` first occurs in `haystack`. A needle of digits only counts where it stands as a number of its
+    /// own: the copy's keyed 64-bit hashes are 19-digit numbers that hold any seven digits by chance (CI once found
+    /// the planted phone number's 5550199 inside -2455501994373101958), and such a hash is not the number leaking.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let digitsOnly = needle.allSatisfy(isDigit)
         var index = 0
         let last = haystack.count - needle.count
         while index <= last {
-            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) {
+                let end = index + needle.count
+                let standsAlone =
+                    (index == 0 || !isDigit(haystack[index - 1]))
+                    && (end == haystack.count || !isDigit(haystack[end]))
+                if !digitsOnly || standsAlone { return index }
+            }
             index += 1
         }
-        return false
+        return nil
+    }
+
+    /// The bytes around `needle`'s first place in `haystack`, printable, for a failure's message.
+    static func context(of needle: [UInt8], in haystack: [UInt8]) -> String {
+        guard let index = firstIndex(of: needle, in: haystack) else { return "" }
+        let window = haystack[max(0, index - 60)..<min(haystack.count, index + needle.count + 60)]
+        return String(decoding: window.map { (32..<127).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
     }
 }
 
@@ -299,7 +322,14 @@ enum TestKey {
     static func write(in folder: TemporaryDirectory, bytes: Int = 32, mode: mode_t = 0o600) throws -> String {
         let path = folder.file("secret.key")
         var generator = SystemRandomNumberGenerator()
-        let key = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var key = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // A failure that depends on the key is reproduced by giving the printed key back in HEALTHETL_TEST_KEY.
+        if let hex = ProcessInfo.processInfo.environment["HEALTHETL_TEST_KEY"], hex.count == bytes * 2 {
+            key = stride(from: 0, to: hex.count, by: 2).map {
+                let start = hex.index(hex.startIndex, offsetBy: $0)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16) ?? 0
+            }
+        }
         // Printed, so that a failure that depends on the key can be reproduced with it.
         print("TestKey \(path): \(key.map { String(format: "%02x", $0) }.joined())")
         FileManager.default.createFile(atPath: path, contents: Data(key))
