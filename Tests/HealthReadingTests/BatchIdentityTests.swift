@@ -8,7 +8,8 @@ import Testing
 /// `SampleIdentity.fingerprint(batch, row:)` is the stored identity of every database: it must equal the
 /// `Sample` form's on every row, to the bit.
 struct BatchIdentityTests {
-    /// Fingerprints every sample both ways through reused batches; the first rows whose two differ.
+    /// Fingerprints every sample both ways through reused batches (the columns' form per row and by the
+    /// identity pass); the first rows where they differ.
     static func mismatches(_ samples: [Sample]) -> [String] {
         var batch = SampleBatch(vocabulary: Vocabulary())
         var found: [String] = []
@@ -17,11 +18,13 @@ struct BatchIdentityTests {
             batch.removeAll(keepingCapacity: true)
             let end = min(index + SampleBatch.rowCapacity, samples.count)
             for sample in samples[index..<end] { batch.append(sample) }
+            SampleIdentity.fillIdentity(&batch)
             for row in 0..<batch.rowCount where found.count < 10 {
                 let byColumns = SampleIdentity.fingerprint(batch, row: row)
                 let bySample = SampleIdentity.fingerprint(samples[index + row])
-                if byColumns != bySample {
-                    found.append("line \(samples[index + row].line): \(byColumns) ≠ \(bySample)")
+                if byColumns != bySample || batch.identity[row] != bySample {
+                    found.append(
+                        "line \(samples[index + row].line): \(byColumns), pass \(batch.identity[row]) ≠ \(bySample)")
                 }
             }
             index = end

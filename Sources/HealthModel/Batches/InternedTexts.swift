@@ -1,3 +1,5 @@
+import Glibc
+
 /// Texts interned by their UTF-8 bytes: id 1, 2, 3… in order of first appearance (0 stays free for "none"),
 /// each kept as bytes (for hashing and binding) and as a `String` (made once, for the `Sample` form).
 ///
@@ -31,6 +33,14 @@ package struct InternedTexts {
     package func withBytes<Result>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let range = ends[Int(id) - 1]..<ends[Int(id)]
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Calls `body` with every text's bytes, one after another, and where each ends: text `id` is
+    /// `bytes[ends[id - 1]..<ends[id]]`. For loops that read many texts without a closure per text.
+    package func withStorage<Result>(
+        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<Int>) -> Result
+    ) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in ends.withUnsafeBufferPointer { body(bytes, $0) } }
     }
 
     /// The id of these bytes if they were interned, without adding them.
@@ -99,8 +109,8 @@ package struct InternedTexts {
     private func matches(_ id: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = ends[Int(id) - 1]
         guard ends[Int(id)] - start == text.count else { return false }
-        return bytes.withUnsafeBufferPointer { stored in
-            UnsafeBufferPointer(rebasing: stored[start..<(start + text.count)]).elementsEqual(text)
-        }
+        guard let textBase = text.baseAddress, !text.isEmpty else { return true }
+        // swift-format-ignore: NeverForceUnwrap
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, textBase, text.count) == 0 }
     }
 }

@@ -62,4 +62,7 @@ package final class Vocabulary {
 
     /// The interned texts (in `sourceStrings`) that `SampleIdentity` hashes for source `id`.
     package func sourceTexts(_ id: UInt32) -> SourceTexts { sourceHashTexts[Int(id)] }
+
+    /// `sourceTexts` of every id (unregistered ids: zeros), for a pass over a batch.
+    package var allSourceTexts: [SourceTexts] { sourceHashTexts }
 }

@@ -10,13 +10,54 @@ extension SampleIdentity {
     /// bytes. For ASCII texts both are the bytes' order, so rows whose keys and values are all ASCII are sorted
     /// by bytes; any other multi-entry row sorts its entries as `String`s exactly as the `Sample` form does.
     package static func fingerprint(_ batch: SampleBatch, row: Int) -> Int64 {
-        let vocabulary = batch.vocabulary
+        BatchFingerprints(batch.vocabulary).fingerprint(batch, row)
+    }
+
+    /// The identity pass: every row's `fingerprint(batch, row:)` into `batch.identity`, with the vocabulary's
+    /// tables taken once for the batch instead of once per row.
+    package static func fillIdentity(_ batch: inout SampleBatch) {
+        let fingerprints = BatchFingerprints(batch.vocabulary)
+        // The column is taken out while the rows are read: writing it in place would make the batch a
+        // mutated value during the reads, which the compiler then copies (every column retained) per row.
+        var identity: [Int64] = []
+        swap(&identity, &batch.identity)
+        fillIdentity(batch, into: &identity, fingerprints)
+        swap(&identity, &batch.identity)
+    }
+
+    private static func fillIdentity(
+        _ batch: SampleBatch, into identity: inout [Int64], _ fingerprints: BatchFingerprints
+    ) {
+        for row in 0..<batch.rowCount { identity[row] = fingerprints.fingerprint(batch, row) }
+    }
+}
+
+/// The vocabulary's tables for one pass over a batch. Copies of its arrays' references, taken once: read
+/// through the shared `Vocabulary` object, each look-up would retain and release them.
+private struct BatchFingerprints {
+    let types: InternedTexts
+    let units: InternedTexts
+    let texts: InternedTexts
+    let keys: InternedTexts
+    let sourceStrings: InternedTexts
+    let sources: [Vocabulary.SourceTexts]
+
+    init(_ vocabulary: Vocabulary) {
+        types = vocabulary.types
+        units = vocabulary.units
+        texts = vocabulary.texts
+        keys = vocabulary.keys
+        sourceStrings = vocabulary.sourceStrings
+        sources = vocabulary.allSourceTexts
+    }
+
+    func fingerprint(_ batch: SampleBatch, _ row: Int) -> Int64 {
         var hasher = StableHasher()
-        combine(vocabulary.types, batch.type[row], into: &hasher)
-        let source = vocabulary.sourceTexts(batch.source[row])
-        combine(vocabulary.sourceStrings, source.name, into: &hasher)
-        combine(vocabulary.sourceStrings, source.version, into: &hasher)
-        combine(vocabulary.sourceStrings, source.deviceKey, into: &hasher)
+        combine(types, batch.type[row], into: &hasher)
+        let source = sources[Int(batch.source[row])]
+        combine(sourceStrings, source.name, into: &hasher)
+        combine(sourceStrings, source.version, into: &hasher)
+        combine(sourceStrings, source.deviceKey, into: &hasher)
         let present = batch.presence[row]
         hasher.combine(present.contains(.start) ? batch.start[row] : Int64.min)
         hasher.combine(present.contains(.end) ? batch.end[row] : Int64.min)
@@ -30,17 +71,17 @@ extension SampleIdentity {
         if present.contains(.rawText) {
             combine(batch, batch.rawText[row], into: &hasher)
         } else if present.contains(.text) {
-            combine(vocabulary.texts, batch.text[row], into: &hasher)
+            combine(texts, batch.text[row], into: &hasher)
         } else if present.contains(.freeText) {
             combine(batch, batch.freeText[row], into: &hasher)
         } else {
             hasher.combine("")
         }
         let unit = batch.rawUnit[row] != 0 ? batch.rawUnit[row] : batch.unit[row]
-        if unit != 0 { combine(vocabulary.units, unit, into: &hasher) } else { hasher.combine("") }
+        if unit != 0 { combine(units, unit, into: &hasher) } else { hasher.combine("") }
         let entries = batch.metadataRange(row)
         if entries.count == 1 {
-            combine(vocabulary.keys, batch.metadataKey[entries.lowerBound], into: &hasher)
+            combine(keys, batch.metadataKey[entries.lowerBound], into: &hasher)
             combine(batch, batch.metadataValue[entries.lowerBound], into: &hasher)
         } else if entries.count > 1 {
             combineSorted(batch, entries, into: &hasher)
@@ -48,37 +89,79 @@ extension SampleIdentity {
         return hasher.finish()
     }
 
-    private static func combineSorted(_ batch: SampleBatch, _ entries: Range<Int>, into hasher: inout StableHasher) {
-        let keys = batch.vocabulary.keys
-        let allASCII = entries.allSatisfy { index in
-            keys.isASCII(batch.metadataKey[index])
-                && batch.withBytes(batch.metadataValue[index]) { $0.allSatisfy { $0 < 0x80 } }
-        }
-        guard allASCII else {
-            // The `Sample` form's own sort, over the same entries in the same order: the same permutation.
-            let sorted = entries.map(batch.metadataEntry).sorted { ($0.key, $0.value) < ($1.key, $1.value) }
-            for entry in sorted {
-                hasher.combine(entry.key)
-                hasher.combine(entry.value)
+    private func combineSorted(_ batch: SampleBatch, _ entries: Range<Int>, into hasher: inout StableHasher) {
+        // Everything as pointers, taken once: closures capturing the batch or the tables copy them per call.
+        let sortedByBytes = keys.withStorage { keyBytes, keyEnds in
+            batch.arena.withUnsafeBufferPointer { arena in
+                batch.metadataKey.withUnsafeBufferPointer { keyIDs in
+                    batch.metadataValue.withUnsafeBufferPointer { values in
+                        MetadataBytes(
+                            keyBytes: keyBytes, keyEnds: keyEnds, arena: arena, keyIDs: keyIDs, values: values
+                        )
+                        .combineSortedIfASCII(entries, into: &hasher)
+                    }
+                }
             }
-            return
         }
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: entries.count) { buffer in
+        guard !sortedByBytes else { return }
+        // The `Sample` form's own sort, over the same entries in the same order: the same permutation.
+        let sorted = entries.map(batch.metadataEntry).sorted { ($0.key, $0.value) < ($1.key, $1.value) }
+        for entry in sorted {
+            hasher.combine(entry.key)
+            hasher.combine(entry.value)
+        }
+    }
+
+    /// An empty text goes through `combine("")`, so it mixes exactly what the `String` form mixes for it.
+    static func combine(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout StableHasher) {
+        if bytes.isEmpty { hasher.combine("") } else { hasher.combine(utf8: bytes) }
+    }
+
+    private func combine(_ texts: InternedTexts, _ id: UInt32, into hasher: inout StableHasher) {
+        texts.withBytes(id) { Self.combine($0, into: &hasher) }
+    }
+
+    private func combine(_ batch: SampleBatch, _ span: ArenaSpan, into hasher: inout StableHasher) {
+        batch.withBytes(span) { Self.combine($0, into: &hasher) }
+    }
+}
+
+/// A batch's metadata entries as raw bytes, for sorting a row's entries without `String`s.
+private struct MetadataBytes {
+    let keyBytes: UnsafeBufferPointer<UInt8>
+    let keyEnds: UnsafeBufferPointer<Int>
+    let arena: UnsafeBufferPointer<UInt8>
+    let keyIDs: UnsafeBufferPointer<UInt32>
+    let values: UnsafeBufferPointer<ArenaSpan>
+
+    func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let id = Int(keyIDs[index])
+        return UnsafeBufferPointer(rebasing: keyBytes[keyEnds[id - 1]..<keyEnds[id]])
+    }
+
+    func value(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let span = values[index]
+        return UnsafeBufferPointer(rebasing: arena[Int(span.offset)..<Int(span.offset + span.count)])
+    }
+
+    /// Hashes the entries of `range` in (key, value) order by bytes, if all of them are ASCII; otherwise
+    /// hashes nothing and returns false (bytes and `String`s may order them differently).
+    func combineSortedIfASCII(_ range: Range<Int>, into hasher: inout StableHasher) -> Bool {
+        for index in range {
+            guard key(index).allSatisfy({ $0 < 0x80 }), value(index).allSatisfy({ $0 < 0x80 }) else { return false }
+        }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: range.count) { buffer in
             var order = buffer
-            _ = order.initialize(from: entries)
+            _ = order.initialize(from: range)
             order.sort { left, right in
-                let byKey = keys.withBytes(batch.metadataKey[left]) { leftKey in
-                    keys.withBytes(batch.metadataKey[right]) { compare(leftKey, $0) }
-                }
-                if byKey != 0 { return byKey < 0 }
-                return batch.withBytes(batch.metadataValue[left]) { leftValue in
-                    batch.withBytes(batch.metadataValue[right]) { compare(leftValue, $0) < 0 }
-                }
+                let byKey = Self.compare(key(left), key(right))
+                return byKey != 0 ? byKey < 0 : Self.compare(value(left), value(right)) < 0
             }
             for index in order {
-                combine(keys, batch.metadataKey[index], into: &hasher)
-                combine(batch, batch.metadataValue[index], into: &hasher)
+                BatchFingerprints.combine(key(index), into: &hasher)
+                BatchFingerprints.combine(value(index), into: &hasher)
             }
+            return true
         }
     }
 
@@ -90,18 +173,5 @@ extension SampleIdentity {
             if order != 0 { return order < 0 ? -1 : 1 }
         }
         return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
-    }
-
-    /// An empty text goes through `combine("")`, so it mixes exactly what the `String` form mixes for it.
-    private static func combine(_ texts: InternedTexts, _ id: UInt32, into hasher: inout StableHasher) {
-        texts.withBytes(id) { bytes in
-            if bytes.isEmpty { hasher.combine("") } else { hasher.combine(utf8: bytes) }
-        }
-    }
-
-    private static func combine(_ batch: SampleBatch, _ span: ArenaSpan, into hasher: inout StableHasher) {
-        batch.withBytes(span) { bytes in
-            if bytes.isEmpty { hasher.combine("") } else { hasher.combine(utf8: bytes) }
-        }
     }
 }
