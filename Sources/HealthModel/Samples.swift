@@ -31,6 +31,14 @@ public struct MetadataEntry: Equatable, Hashable, Sendable {
         self.value = value
         (number, numberUnit) = MetadataValue.quantity(value)
     }
+
+    /// An entry whose number was already split (or converted by the unit stage): a batch's row read back.
+    package init(key: String, value: String, number: Double?, numberUnit: String?) {
+        self.key = key
+        self.value = value
+        self.number = number
+        self.numberUnit = numberUnit
+    }
 }
 
 /// Facts about a record that a user should be able to query, instead of the record being dropped.

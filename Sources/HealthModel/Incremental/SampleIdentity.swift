@@ -44,24 +44,30 @@ package struct StableHasher {
 
     package mutating func combine(_ text: String) {
         var copy = text
-        copy.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                mix(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                tail |= UInt64(base[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            mix(tail)
-            mix(UInt64(bytes.count))
+        copy.withUTF8 { combine(utf8: $0) }
+    }
+
+    /// The bytes of a text, mixed exactly as `combine(String)` mixes that text's UTF-8: the columnar form of
+    /// the identity (`SampleIdentity+Batch.swift`) hashes the vocabulary's bytes with it and must give the same
+    /// fingerprints (the `String` form is this function over `withUTF8`, so the two cannot drift). A buffer
+    /// without a base address mixes nothing, as before; callers with an empty text call `combine("")`.
+    package mutating func combine(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            mix(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
         }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(base[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        mix(tail)
+        mix(UInt64(bytes.count))
     }
 
     package mutating func combine(_ value: Int64) { mix(UInt64(bitPattern: value)) }
