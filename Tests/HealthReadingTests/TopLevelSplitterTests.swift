@@ -123,12 +123,12 @@ struct TopLevelSplitterTests {
 
     /// Every target, and with the smallest buffer (a top-level element longer than 64 bytes goes out in
     /// pieces that continue one parse).
-    static func expectSameDecode(_ bytes: [UInt8], _ label: String, sourceLocation: SourceLocation = #_sourceLocation)
-    {
+    static func expectSameDecode(_ bytes: [UInt8], _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let whole = wholeDecode(bytes)
         for (target, maximum) in targets.map({ ($0, Int?.none) }) + [(1, 64), (100, 64), (1, 200)] {
             let (split, _) = splitDecode(bytes, target: target, maximum: maximum)
-            #expect(split == whole, "\(label), target \(target), maximum \(maximum ?? 0)", sourceLocation: sourceLocation)
+            #expect(
+                split == whole, "\(label), target \(target), maximum \(maximum ?? 0)", sourceLocation: sourceLocation)
             if split != whole {
                 Issue.record(Comment(rawValue: firstDifference(split, whole)), sourceLocation: sourceLocation)
                 return
@@ -138,13 +138,18 @@ struct TopLevelSplitterTests {
 
     /// The first line that differs, for a message shorter than two whole decodes.
     static func firstDifference(_ split: Decoded, _ whole: Decoded) -> String {
-        if split.error != whole.error { return "errors: split \(split.error ?? "none") / whole \(whole.error ?? "none")" }
-        if split.items.count != whole.items.count { return "items: split \(split.items.count) / whole \(whole.items.count)" }
+        if split.error != whole.error {
+            return "errors: split \(split.error ?? "none") / whole \(whole.error ?? "none")"
+        }
+        if split.items.count != whole.items.count {
+            return "items: split \(split.items.count) / whole \(whole.items.count)"
+        }
         for (index, (a, b)) in zip(split.items, whole.items).enumerated() where a != b {
             let pair = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
             return "item \(index): split \(pair?.0 ?? "") / whole \(pair?.1 ?? "")"
         }
-        return "warnings \(split.warnings) / \(whole.warnings); counts \(split.counts) / \(whole.counts); legacy \(split.legacyRecords) / \(whole.legacyRecords)"
+        return
+            "warnings \(split.warnings) / \(whole.warnings); counts \(split.counts) / \(whole.counts); legacy \(split.legacyRecords) / \(whole.legacyRecords)"
     }
 
     static func contents(_ path: String) throws -> [UInt8] {
@@ -214,8 +219,9 @@ struct TopLevelSplitterTests {
         #expect(chunks.map(\.firstLine) == [1, 6, 7, 8, 9, 10])
         #expect(chunks.allSatisfy { $0.firstColumn == 1 && !$0.continuesPrevious && !$0.continuedByNext })
         #expect(chunks.map(\.isLast) == [false, false, false, false, false, true])
-        #expect(String(decoding: chunks[1].opening, as: UTF8.self)
-            == "<?xml version=\"1.0\" encoding=\"UTF-8\"?><HealthData locale=\"en_US\">")
+        #expect(
+            String(decoding: chunks[1].opening, as: UTF8.self)
+                == "<?xml version=\"1.0\" encoding=\"UTF-8\"?><HealthData locale=\"en_US\">")
         #expect(String(decoding: chunks[1].closing, as: UTF8.self) == "</HealthData>")
         #expect(chunks[1].rootLine == 2)
     }
@@ -232,7 +238,8 @@ struct TopLevelSplitterTests {
         let width = Self.record(0).utf8.count
         #expect(columns == [1, 2 + width, 2 + 2 * width, 2 + 3 * width, 1])
         // A source name in UTF-8 before the cut: libxml2 counts characters, not bytes; no cut on that line.
-        let accented = Array(exportXML(" " + (0..<4).map { Self.record($0, attributes: " device=\"Zoë\"") }.joined()).utf8)
+        let accented = Array(
+            exportXML(" " + (0..<4).map { Self.record($0, attributes: " device=\"Zoë\"") }.joined()).utf8)
         var count = 0
         try TopLevelSplitter(targetSize: 1).split(MemoryStream(accented)) { _ in count += 1 }
         #expect(count == 2)
@@ -269,7 +276,10 @@ struct TopLevelSplitterTests {
             ("a workout on many lines", workout),
             ("a correlation", correlation),
             ("tabs before records", "\t" + Self.record(6) + "\t" + Self.record(7)),
-            ("end tags with blanks", " <Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"P\" value=\"HKCategoryValueSleepAnalysisAsleep\" startDate=\"2024-02-01 08:00:00 +0100\" endDate=\"2024-02-01 08:00:00 +0100\"></Record >"),
+            (
+                "end tags with blanks",
+                " <Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"P\" value=\"HKCategoryValueSleepAnalysisAsleep\" startDate=\"2024-02-01 08:00:00 +0100\" endDate=\"2024-02-01 08:00:00 +0100\"></Record >"
+            ),
             ("an unknown element", " <Mystery a=\"1\"><Inner/></Mystery>\n " + Self.record(8)),
         ]
         for (label, body) in cases {
@@ -332,23 +342,51 @@ struct TopLevelSplitterTests {
     @Test func brokenInputGivesTheWholeDecodesError() throws {
         let nested = String(repeating: "<a>", count: 70) + String(repeating: "</a>", count: 70)
         let cases: [(String, String)] = [
-            ("a start tag open at the end", exportXML("").replacingOccurrences(of: "</HealthData>\n", with: "<Record a=\"1\" ")),
+            (
+                "a start tag open at the end",
+                exportXML("").replacingOccurrences(of: "</HealthData>\n", with: "<Record a=\"1\" ")
+            ),
             ("an unterminated tag", String(exportXML(" " + Self.record(1) + "\n " + Self.record(2)).dropLast(40))),
-            ("an unterminated comment", exportXML(" " + Self.record(1)).replacingOccurrences(of: "</HealthData>", with: "<!-- never closed")),
-            ("an unterminated quote", exportXML(" " + Self.record(1) + "\n <Record type=\"x value=\"2\"/>\n " + Self.record(3))),
+            (
+                "an unterminated comment",
+                exportXML(" " + Self.record(1)).replacingOccurrences(of: "</HealthData>", with: "<!-- never closed")
+            ),
+            (
+                "an unterminated quote",
+                exportXML(" " + Self.record(1) + "\n <Record type=\"x value=\"2\"/>\n " + Self.record(3))
+            ),
             ("a stray end tag", exportXML(" " + Self.record(1) + "\n </Stray>\n " + Self.record(2))),
-            ("a mismatched end tag", exportXML(" " + Self.record(1) + "\n <Record type=\"x\"><MetadataEntry key=\"k\" value=\"v\"></Record>")),
-            ("< in an attribute value", exportXML(" " + Self.record(1) + "\n " + Self.record(2, attributes: " bad=\"a<b\""))),
+            (
+                "a mismatched end tag",
+                exportXML(" " + Self.record(1) + "\n <Record type=\"x\"><MetadataEntry key=\"k\" value=\"v\"></Record>")
+            ),
+            (
+                "< in an attribute value",
+                exportXML(" " + Self.record(1) + "\n " + Self.record(2, attributes: " bad=\"a<b\""))
+            ),
             ("an unquoted attribute", exportXML(" " + Self.record(1) + "\n <Record type=x/>")),
-            ("cut after a top-level element", String(exportXML(" " + Self.record(1) + "\n " + Self.record(2)).dropLast(15))),
+            (
+                "cut after a top-level element",
+                String(exportXML(" " + Self.record(1) + "\n " + Self.record(2)).dropLast(15))
+            ),
             ("content after the root", exportXML(" " + Self.record(1)) + "<Record/>\n"),
             ("an unterminated CDATA", exportXML(" " + Self.record(1) + "\n <![CDATA[ x")),
             ("nested too deep", exportXML(" " + Self.record(1) + "\n <Workout>" + nested + "</Workout>")),
             ("an error mid-line", exportXML(" " + Self.record(1) + Self.record(2) + "<Record type=\"a\" type=\"b\"/>")),
-            ("an error after UTF-8 on its line", exportXML(" " + Self.record(1, attributes: " d=\"Zoë ✓\"") + "\t<Record a=\"é\" a=\"b\"/>")),
-            ("an error after a lone CR", exportXML(" " + Self.record(1) + "\r " + Self.record(2) + "\r <Record a=\"1\" a=\"2\"/>")),
+            (
+                "an error after UTF-8 on its line",
+                exportXML(" " + Self.record(1, attributes: " d=\"Zoë ✓\"") + "\t<Record a=\"é\" a=\"b\"/>")
+            ),
+            (
+                "an error after a lone CR",
+                exportXML(" " + Self.record(1) + "\r " + Self.record(2) + "\r <Record a=\"1\" a=\"2\"/>")
+            ),
             ("an unknown declaration", exportXML(" " + Self.record(1) + "\n <!FOO bar>\n " + Self.record(2))),
-            ("CRLF and an error", exportXML(" " + Self.record(1) + "\n <Record a=\"1\"\n a=\"2\"/>").replacingOccurrences(of: "\n", with: "\r\n")),
+            (
+                "CRLF and an error",
+                exportXML(" " + Self.record(1) + "\n <Record a=\"1\"\n a=\"2\"/>").replacingOccurrences(
+                    of: "\n", with: "\r\n")
+            ),
         ]
         for (label, text) in cases {
             let bytes = Array(text.utf8)

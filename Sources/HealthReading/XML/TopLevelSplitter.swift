@@ -284,9 +284,11 @@ package final class TopLevelSplitter {
     private func closesSection(at index: Int) -> Bool {
         switch state {
         case .comment:
-            index - 2 >= contentStart && buffer[index - 1] == UInt8(ascii: "-") && buffer[index - 2] == UInt8(ascii: "-")
+            index - 2 >= contentStart && buffer[index - 1] == UInt8(ascii: "-")
+                && buffer[index - 2] == UInt8(ascii: "-")
         case .cdata:
-            index - 2 >= contentStart && buffer[index - 1] == UInt8(ascii: "]") && buffer[index - 2] == UInt8(ascii: "]")
+            index - 2 >= contentStart && buffer[index - 1] == UInt8(ascii: "]")
+                && buffer[index - 2] == UInt8(ascii: "]")
         default:
             index - 1 >= contentStart && buffer[index - 1] == UInt8(ascii: "?")
         }
