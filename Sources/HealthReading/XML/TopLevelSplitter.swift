@@ -267,8 +267,7 @@ package final class TopLevelSplitter {
     /// After `<!` at `index`: a comment, CDATA section or DOCTYPE; returns where scanning goes on, or nil when
     /// more bytes are needed to tell. Anything else is not followed: no more cuts.
     private func markupDeclaration(at index: Int) -> Int? {
-        for (opener, next) in [("!--", State.comment), ("![CDATA[", .cdata), ("!DOCTYPE", .doctype)] {
-            let bytes = Array(opener.utf8)
+        for (bytes, next) in Self.declarations {
             let available = min(bytes.count, count - index)
             guard (0..<available).allSatisfy({ buffer[index + $0] == bytes[$0] }) else { continue }
             if available < bytes.count { return nil }
@@ -279,6 +278,10 @@ package final class TopLevelSplitter {
         serial = true
         return count
     }
+
+    private static let declarations: [([UInt8], State)] = [
+        (Array("!--".utf8), .comment), (Array("![CDATA[".utf8), .cdata), (Array("!DOCTYPE".utf8), .doctype),
+    ]
 
     /// Whether the `>` at `index` ends the open comment (`-->`), CDATA section (`]]>`) or PI (`?>`).
     private func closesSection(at index: Int) -> Bool {
