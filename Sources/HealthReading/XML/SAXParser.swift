@@ -114,6 +114,18 @@ public final class SAXParser {
     public var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
     public var column: Int { context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 0 }
 
+    /// Makes libxml2 count the bytes fed from now on as starting at `line`:`column` of a whole document, so a
+    /// parser that reads a piece of it (`ExportChunkDecoder`) reports lines and columns, in its errors, its
+    /// messages ("… line 7") and `line`, as the whole document's parser would. Bytes fed before and not yet
+    /// parsed (no line feed among them: the chunks' opening is one line) are counted back from the column.
+    func place(line: Int, column: Int) {
+        guard let input = context?.pointee.input else { return }
+        var unread = 0
+        if let cur = input.pointee.cur, let end = input.pointee.end { unread = end - cur }
+        input.pointee.line = Int32(clamping: line)
+        input.pointee.col = Int32(clamping: column - unread)
+    }
+
     /// Called by the handler from inside a callback: stops the parse; `feed` then throws `error`.
     public func stop(with error: ImportError) {
         if handlerError == nil {

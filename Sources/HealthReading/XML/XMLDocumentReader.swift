@@ -38,11 +38,8 @@ public final class XMLDocumentReader {
             do {
                 try filter.finish { try parser.feed($0) }
                 try parser.finish()
-            } catch var error as ImportError where !parser.lastErrorWasEncoding {
-                // An error only at the end of the input means the document was cut short.
-                error.message = "the XML ends at byte \(bytesRead) before the document is complete (\(error.message))"
-                error.hint = error.hint ?? "the file is incomplete: copy it again or re-export from the Health app"
-                throw error
+            } catch let error as ImportError where !parser.lastErrorWasEncoding {
+                throw Self.endedEarly(error, at: bytesRead)
             }
             finished = true
             return false
@@ -50,6 +47,14 @@ public final class XMLDocumentReader {
         bytesRead += UInt64(count)
         try filter.process(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) { try parser.feed($0) }
         return true
+    }
+
+    /// An error only at the end of the input means the document was cut short.
+    static func endedEarly(_ error: ImportError, at bytesRead: UInt64) -> ImportError {
+        var error = error
+        error.message = "the XML ends at byte \(bytesRead) before the document is complete (\(error.message))"
+        error.hint = error.hint ?? "the file is incomplete: copy it again or re-export from the Health app"
+        return error
     }
 
     /// Parses the whole document.
