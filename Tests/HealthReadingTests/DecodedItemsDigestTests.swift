@@ -56,21 +56,28 @@ struct DecodedItemsDigestTests {
 
     static func exports() -> [(name: String, path: () throws -> String?)] {
         [
-        ("legacy-ios8", { Fixtures.repositoryRoot + "/Tests/Fixtures/legacy-ios8.xml" }),
-        ("oddities", {
-            let path = NSTemporaryDirectory() + "decoded-items-oddities-\(getpid()).xml"
-            try oddities.write(toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }),
-        ("rgosdin-ios12-v8", { Fixtures.real("rgosdin-ios12-v8/export.zip") }),
-        ("dogsheep-excerpt", { Fixtures.real("dogsheep-excerpt/export.xml") }),
-    ] + ExportProfile.allCases.map { profile in
-        ("generated-\(profile)", {
-            var options = GeneratorOptions(seed: 5, days: 3, profile: profile)
-            options.scale = 0.3
-            return try GeneratedExport.zip(options).path
-        })
-    }
+            ("legacy-ios8", { Fixtures.repositoryRoot + "/Tests/Fixtures/legacy-ios8.xml" }),
+            (
+                "oddities",
+                {
+                    let path = NSTemporaryDirectory() + "decoded-items-oddities-\(getpid()).xml"
+                    try oddities.write(toFile: path, atomically: true, encoding: .utf8)
+                    return path
+                }
+            ),
+            ("rgosdin-ios12-v8", { Fixtures.real("rgosdin-ios12-v8/export.zip") }),
+            ("dogsheep-excerpt", { Fixtures.real("dogsheep-excerpt/export.xml") }),
+        ]
+            + ExportProfile.allCases.map { profile in
+                (
+                    "generated-\(profile)",
+                    {
+                        var options = GeneratorOptions(seed: 5, days: 3, profile: profile)
+                        options.scale = 0.3
+                        return try GeneratedExport.zip(options).path
+                    }
+                )
+            }
     }
 
     /// `dump` of every item, then the warnings and element counts, sorted.
@@ -83,8 +90,12 @@ struct DecodedItemsDigestTests {
         text = text.replacing(/0x[0-9a-f]{16}/, with: "0x…").replacing(/pointerValue: \d+/, with: "pointerValue: …")
             .replacing(/context at \$[0-9a-f]+/, with: "context at $…").replacing(path, with: "<export>")
             .replacing(/descriptor: \d+/, with: "descriptor: …")
-        for (message, count) in reader.warnings.sorted(by: { $0.key < $1.key }) { text += "warning \(message): \(count)\n" }
-        for (element, count) in reader.elementCounts.sorted(by: { $0.key < $1.key }) { text += "\(element): \(count)\n" }
+        for (message, count) in reader.warnings.sorted(by: { $0.key < $1.key }) {
+            text += "warning \(message): \(count)\n"
+        }
+        for (element, count) in reader.elementCounts.sorted(by: { $0.key < $1.key }) {
+            text += "\(element): \(count)\n"
+        }
         return text
     }
 

@@ -78,7 +78,7 @@ enum BeatTimes {
 
     static func anchor(_ beats: inout [HeartbeatReading], to start: Timestamp?) {
         var seconds: [(Int, Double)] = []
-        anchor(beats.indices, to: start, secondOfDay: { beats[$0].secondOfDay }) { seconds.append(($0, $1)) }
+        anchor(beats.indices, to: start, secondOfDay: { beats[$0].secondOfDay }, set: { seconds.append(($0, $1)) })
         for (index, value) in seconds { beats[index].seconds = value }
     }
 
@@ -87,7 +87,7 @@ enum BeatTimes {
         let beats = batch.openBeats
         guard !beats.isEmpty else { return }
         var seconds: [(Int, Double)] = []
-        anchor(beats, to: start, secondOfDay: { batch.beatSecondOfDay($0) }) { seconds.append(($0, $1)) }
+        anchor(beats, to: start, secondOfDay: { batch.beatSecondOfDay($0) }, set: { seconds.append(($0, $1)) })
         for (index, value) in seconds { batch.setBeatSeconds(index, value) }
     }
 

@@ -21,7 +21,9 @@ extension ExportDecoder {
         if common.isLegacy { legacyRecords += 1 }
         let category = isCategory(type)
         var average: Double?
-        if common.hasOtherAttributes { average = addAttributeMetadata(attributes, isCategory: category, unit: row.unit) }
+        if common.hasOtherAttributes {
+            average = addAttributeMetadata(attributes, isCategory: category, unit: row.unit)
+        }
         if common.rawValue == nil, !category, let average {
             // An iOS 8/9 aggregate of a discrete type has no `value`: it stands for `recordCount` samples
             // whose mean is `average` (kept, with min and max, in its metadata).
