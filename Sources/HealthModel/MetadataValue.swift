@@ -1,6 +1,6 @@
 /// Metadata values that are quantities (`418 cm`, `56 degF`, `1`).
-enum MetadataValue {
-    static func quantity(_ value: String) -> (Double?, String?) {
+package enum MetadataValue {
+    package static func quantity(_ value: String) -> (Double?, String?) {
         guard let first = value.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2E else {
             return (nil, nil)
         }
@@ -11,5 +11,14 @@ enum MetadataValue {
             !unit.contains(" "), !unit.first!.isNumber, unit.first != "+"
         else { return (nil, nil) }
         return (number, String(unit))
+    }
+
+    /// The same, from the decoded UTF-8 of a value: a `String` is made only for a value that starts like a
+    /// number, so the text values most entries hold cost nothing here.
+    package static func quantity(_ value: UnsafeBufferPointer<UInt8>) -> (Double?, String?) {
+        guard let first = value.first, (first >= 0x30 && first <= 0x39) || first == 0x2D || first == 0x2E else {
+            return (nil, nil)
+        }
+        return quantity(String(decoding: value, as: UTF8.self))
     }
 }

@@ -121,7 +121,10 @@ public struct Sample: Sendable {
         self.line = line
     }
 
-    public var isCategory: Bool { type.hasPrefix("HKCategoryTypeIdentifier") }
+    public var isCategory: Bool { Self.isCategory(type: type) }
+
+    /// Whether records of `type` hold a category value (a name) rather than a number.
+    package static func isCategory(type: String) -> Bool { type.hasPrefix("HKCategoryTypeIdentifier") }
 
     public func metadataValue(_ key: String) -> String? {
         metadata.first { $0.key == key }?.value

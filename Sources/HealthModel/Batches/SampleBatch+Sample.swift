@@ -12,60 +12,36 @@ extension SampleBatch {
 
     /// Appends a sample as a row; its names are interned in the vocabulary.
     package mutating func append(_ sample: Sample) {
-        var present: Presence = []
-        type.append(vocabulary.types.id(sample.type))
-        source.append(vocabulary.id(of: sample.source))
-        unit.append(sample.unit.map { vocabulary.units.id($0) } ?? 0)
-        rawUnit.append(sample.rawUnit.map { vocabulary.units.id($0) } ?? 0)
-        Self.appendDate(sample.creationDate, .creation, &creation, &creationOffset, &present)
-        Self.appendDate(sample.startDate, .start, &start, &startOffset, &present)
-        Self.appendDate(sample.endDate, .end, &end, &endOffset, &present)
-        if sample.value != nil { present.insert(.value) }
-        value.append(sample.value ?? 0)
-        if sample.rawValue != nil { present.insert(.rawNumber) }
-        rawValue.append(sample.rawValue ?? 0)
+        // The row's names first, then its entries', in the order the decoder interns them.
+        var row = Row(
+            type: vocabulary.types.id(sample.type), source: vocabulary.id(of: sample.source), line: sample.line)
+        row.unit = sample.unit.map { vocabulary.units.id($0) } ?? 0
+        row.rawUnit = sample.rawUnit.map { vocabulary.units.id($0) } ?? 0
+        row.creation = sample.creationDate
+        row.start = sample.startDate
+        row.end = sample.endDate
+        row.value = sample.value
+        row.rawValue = sample.rawValue
         if let textValue = sample.textValue, sample.isCategory {
-            present.insert(.text)
-            text.append(vocabulary.texts.id(textValue))
-            freeText.append(.empty)
-        } else if let textValue = sample.textValue {
-            present.insert(.freeText)
-            text.append(0)
-            freeText.append(store(textValue))
+            row.text = vocabulary.texts.id(textValue)
         } else {
-            text.append(0)
-            freeText.append(.empty)
+            row.freeText = sample.textValue
         }
-        if let rawTextValue = sample.rawTextValue {
-            present.insert(.rawText)
-            rawText.append(store(rawTextValue))
-        } else {
-            rawText.append(.empty)
-        }
-        presence.append(present)
-        flags.append(sample.flags.rawValue)
-        line.append(sample.line)
-        identity.append(0)
+        row.rawText = sample.rawTextValue
+        row.flags = sample.flags
         for entry in sample.metadata {
-            metadataKey.append(vocabulary.keys.id(entry.key))
-            metadataValue.append(store(entry.value))
-            metadataNumber.append(entry.number ?? 0)
-            metadataHasNumber.append(entry.number != nil)
-            metadataUnit.append(entry.numberUnit.map { vocabulary.units.id($0) } ?? 0)
+            var value = entry.value
+            let key = vocabulary.keys.id(entry.key)
+            let numberUnit = entry.numberUnit.map { vocabulary.units.id($0) } ?? 0
+            value.withUTF8 { appendMetadata(key: key, value: $0, number: entry.number, numberUnit: numberUnit) }
         }
-        metadataStart.append(UInt32(metadataKey.count))
         for beat in sample.beats {
-            var beatPresent: BeatPresence = []
-            if beat.bpm != nil { beatPresent.insert(.bpm) }
-            if beat.secondOfDay != nil { beatPresent.insert(.secondOfDay) }
-            if beat.seconds != nil { beatPresent.insert(.seconds) }
-            beatPresence.append(beatPresent)
-            beatBPM.append(beat.bpm ?? 0)
-            beatSecondOfDay.append(beat.secondOfDay ?? 0)
-            beatSeconds.append(beat.seconds ?? 0)
-            beatRawTime.append(store(beat.rawTime))
+            var rawTime = beat.rawTime
+            rawTime.withUTF8 {
+                appendBeat(bpm: beat.bpm, secondOfDay: beat.secondOfDay, seconds: beat.seconds, rawTime: $0)
+            }
         }
-        beatStart.append(UInt32(beatBPM.count))
+        closeRow(row)
     }
 
     /// The row as the `Sample` it was appended as: same strings, the same shared `SampleSource`, the same bits.
@@ -112,25 +88,5 @@ extension SampleBatch {
             key: vocabulary.keys.string(metadataKey[index]), value: string(metadataValue[index]),
             number: metadataHasNumber[index] ? metadataNumber[index] : nil,
             numberUnit: metadataUnit[index] == 0 ? nil : vocabulary.units.string(metadataUnit[index]))
-    }
-
-    private static func appendDate(
-        _ date: Timestamp?, _ flag: Presence, _ seconds: inout [Int64], _ offsets: inout [Int32],
-        _ present: inout Presence
-    ) {
-        if date != nil { present.insert(flag) }
-        seconds.append(date?.seconds ?? 0)
-        offsets.append(date?.offsetSeconds ?? 0)
-    }
-
-    /// Copies a text's UTF-8 into the arena.
-    private mutating func store(_ text: String) -> ArenaSpan {
-        var copy = text
-        return copy.withUTF8 { bytes in
-            precondition(arena.count + bytes.count < Int(UInt32.max), "a batch's texts exceed 4 GiB")
-            let span = ArenaSpan(offset: UInt32(arena.count), count: UInt32(bytes.count))
-            arena.append(contentsOf: bytes)
-            return span
-        }
     }
 }

@@ -11,7 +11,9 @@ public final class ExportReader {
     public let container: ExportContainer
     private let decoder = ExportDecoder()
     private let document: XMLDocumentReader
-    private var queueIndex = 0
+    /// The next of the decoder's rows and `others` to hand out.
+    private var nextRow = 0
+    private var nextOther = 0
     private var xmlFinished = false
     private var trailingPaths: ArraySlice<String>?
     private var sideFileWarnings: [String: Int] = [:]
@@ -69,10 +71,25 @@ public final class ExportReader {
     public static let legacyFormatNote =
         "records in the iOS 8/9 format (compact dates, source=, metadata as attributes), read in full"
 
+    /// The next item in document order: the decoder's rows and its other items interleaved as they came.
+    /// A row is handed out as the `Sample` it holds, for the stages and writers that still take `Sample`s
+    /// (an adapter until they take batches: docs/batches.md, step 8).
     public func next() throws -> ExportItem? {
-        while queueIndex >= decoder.pending.count {
-            decoder.pending.removeAll(keepingCapacity: true)
-            queueIndex = 0
+        while true {
+            let others = decoder.batch.others.count
+            if nextOther < others, decoder.batch.others[nextOther].beforeRow <= nextRow {
+                // Moved out instead of copied: a copy would retain every string and array the item holds.
+                let item = decoder.batch.takeOther(nextOther)
+                nextOther += 1
+                return resolved(item)
+            }
+            if nextRow < decoder.batch.rowCount {
+                nextRow += 1
+                return .sample(decoder.batch.sample(at: nextRow - 1))
+            }
+            decoder.batch.removeClosedRows()
+            nextRow = 0
+            nextOther = 0
             if xmlFinished { return try nextTrailingItem() }
             do {
                 xmlFinished = try !document.step()
@@ -80,10 +97,10 @@ public final class ExportReader {
                 throw error.located(file: container.path, entry: container.entryLabel)
             }
         }
-        // Move the item out instead of copying it: a copy would retain every string and array it holds.
-        var item = ExportItem.header(locale: nil, exportDate: nil)
-        swap(&item, &decoder.pending[queueIndex])
-        queueIndex += 1
+    }
+
+    /// An item with the side files it references read (a workout's routes, a clinical record's resource).
+    private func resolved(_ item: consuming ExportItem) -> ExportItem {
         switch item {
         case .workout(var workout) where resolvesRoutes:
             routes.resolve(&workout)

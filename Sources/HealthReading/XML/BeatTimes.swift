@@ -77,18 +77,36 @@ enum BeatTimes {
     }
 
     static func anchor(_ beats: inout [HeartbeatReading], to start: Timestamp?) {
+        var seconds: [(Int, Double)] = []
+        anchor(beats.indices, to: start, secondOfDay: { beats[$0].secondOfDay }, set: { seconds.append(($0, $1)) })
+        for (index, value) in seconds { beats[index].seconds = value }
+    }
+
+    /// Anchors the open record's beats in the batch's beat columns.
+    static func anchorOpenRow(_ batch: inout SampleBatch, to start: Timestamp?) {
+        let beats = batch.openBeats
+        guard !beats.isEmpty else { return }
+        var seconds: [(Int, Double)] = []
+        anchor(beats, to: start, secondOfDay: { batch.beatSecondOfDay($0) }, set: { seconds.append(($0, $1)) })
+        for (index, value) in seconds { batch.setBeatSeconds(index, value) }
+    }
+
+    /// Gives `set` the absolute time of each beat among `indices` that has a time of day.
+    private static func anchor(
+        _ indices: Range<Int>, to start: Timestamp?, secondOfDay: (Int) -> Double?, set: (Int, Double) -> Void
+    ) {
         guard let start else { return }
         var first: Double?
         var previous: Double?
         var dayShift = 0.0
-        for index in beats.indices {
-            guard let time = beats[index].secondOfDay else { continue }
+        for index in indices {
+            guard let time = secondOfDay(index) else { continue }
             if let previous, time + dayShift < previous - 43_200 { dayShift += 86_400 }
             let absolute = time + dayShift
             if first == nil { first = absolute }
             previous = absolute
             // swift-format-ignore: NeverForceUnwrap
-            beats[index].seconds = Double(start.seconds) + firstBeatDelay(first!, start) + (absolute - first!)
+            set(index, Double(start.seconds) + firstBeatDelay(first!, start) + (absolute - first!))
         }
     }
 

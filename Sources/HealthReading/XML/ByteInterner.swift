@@ -1,4 +1,5 @@
 import Glibc
+import HealthModel
 
 /// Turns attribute bytes into `String`s without allocating when the same text came recently.
 ///
@@ -61,7 +62,12 @@ enum XMLText {
     /// libxml2 hands `&amp;` over as the literal text `&#38;`. A literal `&#38;` in the file arrives as
     /// `&#38;#38;`, so replacing every `&#38;` with `&` is exact.
     static func decode(_ bytes: XMLBytes) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        withDecoded(bytes) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the decoded bytes: `bytes` themselves when they hold no `&` (nearly always).
+    static func withDecoded<Result>(_ bytes: XMLBytes, _ body: (XMLBytes) -> Result) -> Result {
+        guard bytes.contains(UInt8(ascii: "&")) else { return body(bytes) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         let pattern: [UInt8] = Array("&#38;".utf8)
@@ -77,6 +83,11 @@ enum XMLText {
                 index += 1
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output.withUnsafeBufferPointer(body)
+    }
+
+    /// The id of the decoded text in `texts` (a vocabulary's types, units, keys or category values).
+    static func intern(_ bytes: XMLBytes, in texts: inout InternedTexts) -> UInt32 {
+        withDecoded(bytes) { texts.id($0) }
     }
 }

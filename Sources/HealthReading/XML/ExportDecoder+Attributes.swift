@@ -2,9 +2,11 @@ import HealthModel
 
 /// The attributes most elements share (`type`, source, dates), read in one pass.
 struct CommonAttributes {
-    var type: String?
+    /// Bytes, valid during the element's start event: a record interns them into the batch's vocabulary,
+    /// other elements take them as `String`s (`typeString`).
+    var type: XMLBytes?
     var source: SampleSource
-    var unit: String?
+    var unit: XMLBytes?
     var creationDate: Timestamp?
     var startDate: Timestamp?
     var endDate: Timestamp?
@@ -19,11 +21,11 @@ struct CommonAttributes {
 
 extension ExportDecoder {
     func commonAttributes(_ attributes: XMLAttributes) -> CommonAttributes {
-        var type: String?
+        var type: XMLBytes?
         var name: String?
         var version: String?
         var device: Device?
-        var unit: String?
+        var unit: XMLBytes?
         var creation: Timestamp?
         var start: Timestamp?
         var end: Timestamp?
@@ -34,14 +36,14 @@ extension ExportDecoder {
         for index in 0..<attributes.count {
             let bytes = attributes.value(index)
             switch attributeNameLookup(attributes, index) {
-            case .type: type = typeString(bytes)
+            case .type: type = bytes
             case .sourceName: name = nameString(bytes)
             case .source:
                 name = nameString(bytes)
                 isLegacy = true
             case .sourceVersion: version = versionString(bytes)
             case .device: device = sources.device(bytes)
-            case .unit: unit = unitString(bytes)
+            case .unit: unit = bytes
             case .creationDate: creation = parseDate(bytes, &flags)
             case .startDate: start = parseDate(bytes, &flags)
             case .endDate: end = parseDate(bytes, &flags)

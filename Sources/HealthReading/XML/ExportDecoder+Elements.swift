@@ -5,12 +5,14 @@ import HealthModel
 extension ExportDecoder {
     func startCorrelation(_ attributes: XMLAttributes) {
         let common = commonAttributes(attributes)
-        var item = Correlation(type: common.type ?? "", source: common.source, line: line)
+        var item = Correlation(type: common.type.map(typeString) ?? "", source: common.source, line: line)
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate
         item.flags = common.flags
         if common.type == nil { item.flags.insert(.missingType) }
+        // A correlation inside a correlation (no real export has one) replaces it, children and all.
+        correlationRecords.removeClosedRows()
         correlation = item
     }
 
@@ -152,7 +154,7 @@ extension ExportDecoder {
                 }
             }
         }
-        pending.append(.activitySummary(summary))
+        batch.append(.activitySummary(summary))
     }
 
     func addClinicalRecord(_ attributes: XMLAttributes) {
@@ -169,12 +171,12 @@ extension ExportDecoder {
             default: warn("ClinicalRecord@\(name) (ignored)")
             }
         }
-        pending.append(.clinicalRecord(record))
+        batch.append(.clinicalRecord(record))
     }
 
     func startAudiogram(_ attributes: XMLAttributes) {
         let common = commonAttributes(attributes)
-        var item = Audiogram(type: common.type ?? "", source: common.source, line: line)
+        var item = Audiogram(type: common.type.map(typeString) ?? "", source: common.source, line: line)
         item.creationDate = common.creationDate
         item.startDate = common.startDate
         item.endDate = common.endDate

@@ -12,7 +12,7 @@ extension ExportDecoder {
     /// phone wrote is lost. The aggregates' numbers carry the record's unit, so the unit stage converts them
     /// with its value (`count/s` → `count/min`); their text stays as exported. Returns `average` (an
     /// aggregate of a discrete type has no `value`; its mean stands in for it).
-    func addAttributeMetadata(_ attributes: XMLAttributes, to record: inout Sample) -> Double? {
+    func addAttributeMetadata(_ attributes: XMLAttributes, isCategory: Bool, unit: UInt32) -> Double? {
         var average: Double?
         for index in 0..<attributes.count {
             switch attributeNameLookup(attributes, index) {
@@ -20,13 +20,19 @@ extension ExportDecoder {
                 .value:
                 continue
             default:
-                let key = keyStrings.string(attributes.name(index))
-                var entry = MetadataEntry(key: key, value: XMLText.decode(attributes.value(index)))
-                if Self.aggregateKeys.contains(key), entry.number != nil, !record.isCategory {
-                    entry.numberUnit = record.unit
-                    if key == "average" { average = entry.number }
+                let key = XMLText.intern(attributes.name(index), in: &vocabulary.keys)
+                let keyText = vocabulary.keys.string(key)
+                XMLText.withDecoded(attributes.value(index)) { value in
+                    let (number, numberUnit) = MetadataValue.quantity(value)
+                    var unitID = numberUnit.map { vocabulary.units.id($0) } ?? 0
+                    if Self.aggregateKeys.contains(keyText), number != nil, !isCategory {
+                        unitID = unit
+                        if keyText == "average" { average = number }
+                    }
+                    withOpenRecordBatch {
+                        $0.appendMetadata(key: key, value: value, number: number, numberUnit: unitID)
+                    }
                 }
-                record.metadata.append(entry)
             }
         }
         return average
@@ -34,19 +40,21 @@ extension ExportDecoder {
 
     /// Replaces a legacy category record's number by the name later exports write (sleep `0` →
     /// `HKCategoryValueSleepAnalysisInBed`, `1` → `…Asleep`), so rollups and the `sleep` view see the night;
-    /// the number stays in `rawTextValue`. A NotApplicable `0` becomes no value, as modern exports write it. A
+    /// the number stays in `rawText`. A NotApplicable `0` becomes no value, as modern exports write it. A
     /// number the catalog does not name is kept as written and counted.
-    func nameLegacyCategoryValue(_ record: inout Sample) {
-        guard let text = record.textValue, let raw = Int(text) else { return }
-        switch TypeCatalog.legacyCategoryValue(type: record.type, raw: raw) {
+    func nameLegacyCategoryValue(_ row: inout SampleBatch.Row) {
+        let text = vocabulary.texts.string(row.text)
+        guard let raw = Int(text) else { return }
+        let type = vocabulary.types.string(row.type)
+        switch TypeCatalog.legacyCategoryValue(type: type, raw: raw) {
         case .named(let name):
-            record.rawTextValue = text
-            record.textValue = name
+            row.rawText = text
+            row.text = vocabulary.texts.id(name)
         case .valueless:
-            record.rawTextValue = text
-            record.textValue = nil
+            row.rawText = text
+            row.text = 0
         case nil:
-            warn("category value \(text) of \(record.type) has no name in the catalog (kept as exported)")
+            warn("category value \(text) of \(type) has no name in the catalog (kept as exported)")
         }
     }
 

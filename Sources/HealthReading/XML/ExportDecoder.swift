@@ -1,14 +1,25 @@
 import HealthJSON
 import HealthModel
 
-/// Turns the SAX events of an export.xml into `ExportItem`s.
+/// Turns the SAX events of an export.xml into a `SampleBatch`: top-level records as rows, every other item
+/// in its `others` (`ExportDecoder+Records.swift`).
 ///
 /// Every element kind of the format (reference §4) has a place here. Nothing is dropped silently: records
 /// with missing or inconsistent attributes are kept and flagged, and elements the decoder does not know are
 /// counted in `warnings`.
 final class ExportDecoder: SAXHandler {
-    /// Items decoded and not yet taken by the reader.
-    var pending: [ExportItem] = []
+    /// The names the batches refer to, for the whole import.
+    let vocabulary: Vocabulary
+    /// Rows and items decoded and not yet taken by the reader, in document order.
+    var batch: SampleBatch
+    /// The open correlation's records (`ExportDecoder+Records.swift`).
+    var correlationRecords: SampleBatch
+    /// The open record's own fields; its metadata and beats are already in the side columns of `batch`, or
+    /// of `correlationRecords` when `openRecordInCorrelation`.
+    var openRecord: SampleBatch.Row?
+    var openRecordInCorrelation = false
+    /// `Sample.isCategory` by type id.
+    var categoryByType: [Bool] = []
     /// Counted oddities, by message (`unknown element <Foo>`), for the run summary.
     private(set) var warnings: [String: Int] = [:]
     /// How many elements of each kind were seen (for the summary and tests).
@@ -34,7 +45,6 @@ final class ExportDecoder: SAXHandler {
     let versionStrings = ByteInterner(capacity: 16)
     let unitStrings = ByteInterner(capacity: 8)
     let keyStrings = ByteInterner(capacity: 64)
-    let valueStrings = ByteInterner(capacity: 32)
 
     var stack: [ExportElement] = []
     var dates = TimestampCache()
@@ -42,7 +52,6 @@ final class ExportDecoder: SAXHandler {
     /// Records written by the iOS 8/9 exporter (`source=`), reported in the run summary.
     var legacyRecords = 0
 
-    var sample: Sample?
     var correlation: Correlation?
     var workout: Workout?
     var activityIndex: Int?
@@ -58,6 +67,12 @@ final class ExportDecoder: SAXHandler {
     var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
+
+    init() {
+        vocabulary = Vocabulary()
+        batch = SampleBatch(vocabulary: vocabulary)
+        correlationRecords = SampleBatch(vocabulary: vocabulary)
+    }
 
     /// Real exports nest five levels at most (HealthData › Workout › WorkoutActivity › WorkoutEvent ›
     /// MetadataEntry); a document nested deeper is refused before it can use memory for nothing.
@@ -129,12 +144,12 @@ final class ExportDecoder: SAXHandler {
         case .workout: startWorkout(attributes)
         case .correlation: startCorrelation(attributes)
         case .healthData:
-            pending.append(.header(locale: string(attributes, .locale), exportDate: nil))
+            batch.append(.header(locale: string(attributes, .locale), exportDate: nil))
         case .exportDate:
             let date = timestamp(attributes, .value)
-            pending.append(.header(locale: nil, exportDate: date))
+            batch.append(.header(locale: nil, exportDate: date))
         case .me:
-            pending.append(.characteristics(Characteristics(attributes: allAttributes(attributes))))
+            batch.append(.characteristics(Characteristics(attributes: allAttributes(attributes))))
         case .activitySummary: addActivitySummary(attributes)
         case .clinicalRecord: addClinicalRecord(attributes)
         case .audiogram: startAudiogram(attributes)
@@ -166,19 +181,22 @@ final class ExportDecoder: SAXHandler {
         switch element {
         case .record: endRecord()
         case .correlation:
-            if let correlation { pending.append(.correlation(correlation)) }
+            if var correlation {
+                correlation.children = takeCorrelationRecords()
+                batch.append(.correlation(correlation))
+            }
             correlation = nil
         case .workoutActivity: activityIndex = nil
         case .workoutRoute:
             endRoute()
         case .workout:
-            if let workout { pending.append(.workout(workout)) }
+            if let workout { batch.append(.workout(workout)) }
             workout = nil
         case .audiogram:
-            if let audiogram { pending.append(.audiogram(audiogram)) }
+            if let audiogram { batch.append(.audiogram(audiogram)) }
             audiogram = nil
         case .visionPrescription:
-            if let vision { pending.append(.visionPrescription(vision)) }
+            if let vision { batch.append(.visionPrescription(vision)) }
             vision = nil
         case .stateOfMind:
             if var stateOfMind {
@@ -186,7 +204,7 @@ final class ExportDecoder: SAXHandler {
                 if !stateOfMindMetadata.isEmpty {
                     stateOfMind.metadataJSON = JSONText.json(stateOfMindMetadata.map { ($0.key, $0.value) })
                 }
-                pending.append(.stateOfMind(stateOfMind))
+                batch.append(.stateOfMind(stateOfMind))
             }
             stateOfMind = nil
             stateOfMindMetadata = []
@@ -196,75 +214,33 @@ final class ExportDecoder: SAXHandler {
 
     func text(_ bytes: XMLBytes) {}
 
-    // MARK: - Records
-
-    private func startRecord(_ attributes: XMLAttributes) {
-        var common = commonAttributes(attributes)
-        var record = Sample(type: common.type ?? "", source: common.source, line: line)
-        record.unit = common.unit
-        record.creationDate = common.creationDate
-        record.startDate = common.startDate
-        record.endDate = common.endDate
-        if common.type == nil { common.flags.insert(.missingType) }
-        if common.isLegacy { legacyRecords += 1 }
-        var average: Double?
-        if common.hasOtherAttributes { average = addAttributeMetadata(attributes, to: &record) }
-        if common.rawValue == nil, !record.isCategory, let average {
-            // An iOS 8/9 aggregate of a discrete type has no `value`: it stands for `recordCount` samples
-            // whose mean is `average` (kept, with min and max, in its metadata).
-            record.value = average
-        } else if let raw = common.rawValue {
-            if record.isCategory {
-                record.textValue = valueStrings.string(raw)
-                if common.isLegacy { nameLegacyCategoryValue(&record) }
-            } else if let number = NumberParsing.parseDouble(raw) {
-                record.value = number
-            } else {
-                record.textValue = XMLText.decode(raw)
-                common.flags.insert(.badValue)
-            }
-        } else if !record.isCategory {
-            common.flags.insert(.badValue)
-        }
-        if !record.isCategory, record.unit == nil, record.value != nil { common.flags.insert(.missingUnit) }
-        record.flags = common.flags
-        sample = record
-    }
-
-    private func endRecord() {
-        // Moved out (`take`), not copied: a copy would retain every field of the record, then release them.
-        guard var record = sample.take() else { return }
-        if !record.beats.isEmpty { BeatTimes.anchor(&record.beats, to: record.startDate) }
-        if correlation != nil {
-            guard admits(correlation?.children.count, .record, in: .correlation, limit: Self.maximumChildrenPerElement)
-            else { return }
-            correlation?.children.append(consume record)
-        } else {
-            pending.append(.sample(consume record))
-        }
-    }
+    // MARK: - Metadata
 
     private func addMetadata(_ attributes: XMLAttributes) {
-        var key: String?
-        var value: String?
+        var keyBytes: XMLBytes?
+        var valueBytes: XMLBytes?
         for index in 0..<attributes.count {
             switch attributeNameLookup(attributes, index) {
-            case .key: key = keyStrings.string(attributes.value(index))
-            case .value: value = XMLText.decode(attributes.value(index))
+            case .key: keyBytes = attributes.value(index)
+            case .value: valueBytes = attributes.value(index)
             default: break
             }
         }
-        guard let key else {
+        guard let keyBytes else {
             warn("MetadataEntry without a key (ignored)")
             return
         }
-        let entry = MetadataEntry(key: key, value: value ?? "")
         // The innermost open element that carries metadata owns the entry.
         let owner = stack.count >= 2 ? stack[stack.count - 2] : .unknown
         guard admits(metadataCount(of: owner), .metadataEntry, in: owner, limit: Self.maximumMetadataPerElement)
         else { return }
+        if owner == .record {
+            if openRecord != nil { addRecordMetadata(key: keyBytes, value: valueBytes) }
+            return
+        }
+        let entry = MetadataEntry(
+            key: keyStrings.string(keyBytes), value: valueBytes.map(XMLText.decode) ?? "")
         switch owner {
-        case .record: sample?.metadata.append(entry)
         case .correlation: correlation?.metadata.append(entry)
         case .workout: workout?.metadata.append(entry)
         case .workoutEvent:
@@ -282,7 +258,7 @@ final class ExportDecoder: SAXHandler {
     /// The metadata entries `owner` (the open element of that kind) holds so far.
     private func metadataCount(of owner: ExportElement) -> Int? {
         switch owner {
-        case .record: sample?.metadata.count
+        case .record: openRecordMetadataCount
         case .correlation: correlation?.metadata.count
         case .workout: workout?.metadata.count
         case .workoutEvent: workout?.events.last?.metadata.count
@@ -293,25 +269,5 @@ final class ExportDecoder: SAXHandler {
         case .stateOfMind: stateOfMindMetadata.count
         default: nil
         }
-    }
-
-    private func addBeat(_ attributes: XMLAttributes) {
-        guard sample != nil else {
-            warn("InstantaneousBeatsPerMinute outside a Record (ignored)")
-            return
-        }
-        guard admits(sample?.beats.count, .beat, in: .record, limit: Self.maximumBeatsPerRecord) else { return }
-        var beat = HeartbeatReading(bpm: nil, secondOfDay: nil, seconds: nil, rawTime: "")
-        for index in 0..<attributes.count {
-            switch attributeNameLookup(attributes, index) {
-            case .bpm: beat.bpm = NumberParsing.parseLocalizedDouble(attributes.value(index))
-            case .time:
-                let bytes = attributes.value(index)
-                beat.secondOfDay = BeatTimes.secondsOfDay(bytes)
-                beat.rawTime = String(decoding: bytes, as: UTF8.self)
-            default: break
-            }
-        }
-        sample?.beats.append(beat)
     }
 }
