@@ -60,11 +60,8 @@ struct TopLevelSplitterTests {
         var decoded = Decoded()
         var items: [ExportItem] = []
         do {
-            while try reader.step() {
-                items += decoder.pending
-                decoder.pending = []
-            }
-            items += decoder.pending
+            while try reader.step() { items += decoder.takeItems() }
+            items += decoder.takeItems()
             let ids = Dictionary(decoder.sources.all.map { (key($0), $0.id) }, uniquingKeysWith: { first, _ in first })
             decoded.items = items.map { describe($0, ids: ids) }
             #expect(!decoded.items.contains { $0.contains("source -1 ") })

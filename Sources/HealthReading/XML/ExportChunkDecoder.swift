@@ -46,8 +46,7 @@ package final class ExportChunkDecoder {
             try chunk.closing.withUnsafeBytes { try parser.feed($0) }
             try parser.finish()
         }
-        let decoded = Decoded(items: decoder.pending, newSources: decoder.sources.all[knownSources...])
-        decoder.pending = []
+        let decoded = Decoded(items: decoder.takeItems(), newSources: decoder.sources.all[knownSources...])
         knownSources = decoder.sources.all.count
         if !chunk.continuedByNext { end(closedByDocument: chunk.isLast) }
         return decoded
@@ -63,10 +62,9 @@ package final class ExportChunkDecoder {
         guard chunk.index > 0 else { return }
         parser.place(line: chunk.rootLine, column: 1)
         try chunk.opening.withUnsafeBytes { try parser.feed($0) }
-        guard decoder.pending.count == 1 else {
+        guard decoder.batch.rowCount == 0, decoder.takeItems().count == 1 else {
             throw ImportError(.internal, "the opening of chunk \(chunk.index) was not parsed at once")
         }
-        decoder.pending = []
         parser.place(line: chunk.firstLine, column: chunk.firstColumn)
     }
 
