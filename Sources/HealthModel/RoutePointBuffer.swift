@@ -58,6 +58,12 @@ public struct RoutePointBuffer: @unchecked Sendable {
     /// Appends a point. Throws an `ImportError` past `maximumCount` (`.input`), or when the temporary file
     /// cannot be made or written (`.output`: a full disk).
     public mutating func append(_ point: RoutePoint) throws {
+        try append(Record(point))
+    }
+
+    /// Appends a point already in the packed layout (what a GPX reader fills field by field); throws as
+    /// `append(_: RoutePoint)` does.
+    package mutating func append(_ record: Record) throws {
         guard count < countLimit else {
             throw ImportError(
                 .input,
@@ -78,7 +84,7 @@ public struct RoutePointBuffer: @unchecked Sendable {
         } else if count >= spillThreshold {
             try storage.spill()  // before packing: memory never grows past the threshold
         }
-        storage.pack(point)
+        storage.pack(record)
         count += 1
     }
 
@@ -96,30 +102,37 @@ public struct RoutePointBuffer: @unchecked Sendable {
     /// only valid during the call. Throws what `body` throws, or an `ImportError` when the temporary file
     /// cannot be read.
     public func forEachChunk(_ body: (UnsafeBufferPointer<RoutePoint>) throws -> Void) throws {
-        guard let storage, count > 0 else { return }
-        let fileCount = storage.fileCount
         var points: [RoutePoint] = []
         points.reserveCapacity(min(count, Self.chunkPoints))
+        try forEachPackedChunk { chunk in
+            points.removeAll(keepingCapacity: true)
+            for index in 0..<chunk.count { points.append(chunk.point(index)) }
+            try points.withUnsafeBufferPointer { try body($0) }
+        }
+    }
+
+    /// `forEachChunk` without unpacking: the points as they are stored, for a sink that binds their fields
+    /// one by one (no `RoutePoint` is made).
+    package func forEachPackedChunk(_ body: (PackedPoints) throws -> Void) throws {
+        guard let storage, count > 0 else { return }
+        let fileCount = storage.fileCount
+        let size = Self.recordSize
         var raw: UnsafeMutableRawPointer?
         defer { raw?.deallocate() }
-        if fileCount > 0 {
-            raw = .allocate(byteCount: min(fileCount, Self.chunkPoints) * Self.recordSize, alignment: 8)
-        }
+        if fileCount > 0 { raw = .allocate(byteCount: min(count, Self.chunkPoints) * size, alignment: 8) }
         var first = 0
         while first < count {
             let end = min(first + Self.chunkPoints, count)
-            points.removeAll(keepingCapacity: true)
             if first < fileCount, let raw {
+                // A chunk that starts in the file is put together in `raw`: its file part, then any points
+                // still in the write buffer (chunks stay whole multiples of `chunkPoints`).
                 let fromFile = min(end, fileCount) - first
                 try storage.read(records: first, count: fromFile, into: raw)
-                for index in 0..<fromFile { points.append(Self.unpack(raw + index * Self.recordSize)) }
+                (raw + fromFile * size).copyMemory(from: storage.bytes, byteCount: (end - first - fromFile) * size)
+                try body(PackedPoints(base: raw, count: end - first))
+            } else {
+                try body(PackedPoints(base: storage.bytes + (first - fileCount) * size, count: end - first))
             }
-            var index = max(first, fileCount)
-            while index < end {
-                points.append(Self.unpack(storage.bytes + (index - fileCount) * Self.recordSize))
-                index += 1
-            }
-            try points.withUnsafeBufferPointer { try body($0) }
             first = end
         }
     }
@@ -134,42 +147,85 @@ public struct RoutePointBuffer: @unchecked Sendable {
 
     // MARK: - Packing
 
-    private static let hasElevation: UInt8 = 1 << 0
-    private static let hasTime: UInt8 = 1 << 1
-    private static let hasSpeed: UInt8 = 1 << 2
-    private static let hasCourse: UInt8 = 1 << 3
-    private static let hasHorizontalAccuracy: UInt8 = 1 << 4
-    private static let hasVerticalAccuracy: UInt8 = 1 << 5
+    /// The optional fields of a point, by their slot in a packed record (after latitude and longitude).
+    package enum Field: Int, CaseIterable, Sendable {
+        case elevation = 2, time, speed, course, horizontalAccuracy, verticalAccuracy
 
-    @inline(__always)
-    static func pack(_ point: RoutePoint, at record: UnsafeMutableRawPointer) {
-        var flags: UInt8 = 0
-        func field(_ value: Double?, _ slot: Int, _ flag: UInt8) {
-            record.storeBytes(of: value ?? 0, toByteOffset: 1 + slot * 8, as: Double.self)
-            if value != nil { flags |= flag }
-        }
-        record.storeBytes(of: point.latitude, toByteOffset: 1, as: Double.self)
-        record.storeBytes(of: point.longitude, toByteOffset: 9, as: Double.self)
-        field(point.elevation, 2, hasElevation)
-        field(point.time, 3, hasTime)
-        field(point.speed, 4, hasSpeed)
-        field(point.course, 5, hasCourse)
-        field(point.horizontalAccuracy, 6, hasHorizontalAccuracy)
-        field(point.verticalAccuracy, 7, hasVerticalAccuracy)
-        record.storeBytes(of: flags, as: UInt8.self)
+        /// The field's bit in the record's flags byte.
+        @inline(__always) var flag: UInt8 { 1 << UInt8(rawValue - 2) }
     }
 
-    @inline(__always)
-    static func unpack(_ record: UnsafeRawPointer) -> RoutePoint {
-        let flags = record.load(as: UInt8.self)
-        func field(_ slot: Int, _ flag: UInt8) -> Double? {
-            flags & flag == 0 ? nil : record.loadUnaligned(fromByteOffset: 1 + slot * 8, as: Double.self)
+    /// One point in the packed layout (a byte of flags, then latitude, longitude and the six optional fields
+    /// as `Double`s, 0 when absent), filled field by field without making a `RoutePoint`.
+    package struct Record {
+        fileprivate var flags: UInt8 = 0
+        fileprivate var values: (Double, Double, Double, Double, Double, Double, Double, Double)
+
+        @inline(__always)
+        package init(latitude: Double, longitude: Double) {
+            values = (latitude, longitude, 0, 0, 0, 0, 0, 0)
         }
-        return RoutePoint(
-            latitude: record.loadUnaligned(fromByteOffset: 1, as: Double.self),
-            longitude: record.loadUnaligned(fromByteOffset: 9, as: Double.self), elevation: field(2, hasElevation),
-            time: field(3, hasTime), speed: field(4, hasSpeed), course: field(5, hasCourse),
-            horizontalAccuracy: field(6, hasHorizontalAccuracy), verticalAccuracy: field(7, hasVerticalAccuracy))
+
+        init(_ point: RoutePoint) {
+            self.init(latitude: point.latitude, longitude: point.longitude)
+            self[.elevation] = point.elevation
+            self[.time] = point.time
+            self[.speed] = point.speed
+            self[.course] = point.course
+            self[.horizontalAccuracy] = point.horizontalAccuracy
+            self[.verticalAccuracy] = point.verticalAccuracy
+        }
+
+        /// A field's value; setting nil marks it absent.
+        package subscript(field: Field) -> Double? {
+            @inline(__always) get {
+                guard flags & field.flag != 0 else { return nil }
+                return withUnsafeBytes(of: values) { $0.load(fromByteOffset: field.rawValue * 8, as: Double.self) }
+            }
+            @inline(__always) set {
+                withUnsafeMutableBytes(of: &values) {
+                    $0.storeBytes(of: newValue ?? 0, toByteOffset: field.rawValue * 8, as: Double.self)
+                }
+                if newValue != nil { flags |= field.flag } else { flags &= ~field.flag }
+            }
+        }
+
+        @inline(__always)
+        fileprivate func store(at record: UnsafeMutableRawPointer) {
+            record.storeBytes(of: flags, as: UInt8.self)
+            withUnsafeBytes(of: values) {
+                UnsafeMutableRawBufferPointer(start: record + 1, count: 64).copyMemory(from: $0)
+            }
+        }
+    }
+
+    /// A chunk of packed points, read in place: valid only during the `forEachPackedChunk` call.
+    package struct PackedPoints {
+        let base: UnsafeRawPointer
+        package let count: Int
+
+        @inline(__always) package func latitude(_ index: Int) -> Double {
+            base.loadUnaligned(fromByteOffset: index * RoutePointBuffer.recordSize + 1, as: Double.self)
+        }
+
+        @inline(__always) package func longitude(_ index: Int) -> Double {
+            base.loadUnaligned(fromByteOffset: index * RoutePointBuffer.recordSize + 9, as: Double.self)
+        }
+
+        /// An optional field of point `index`; nil when absent.
+        @inline(__always) package func value(_ field: Field, _ index: Int) -> Double? {
+            let record = base + index * RoutePointBuffer.recordSize
+            guard record.load(as: UInt8.self) & field.flag != 0 else { return nil }
+            return record.loadUnaligned(fromByteOffset: 1 + field.rawValue * 8, as: Double.self)
+        }
+
+        func point(_ index: Int) -> RoutePoint {
+            RoutePoint(
+                latitude: latitude(index), longitude: longitude(index), elevation: value(.elevation, index),
+                time: value(.time, index), speed: value(.speed, index), course: value(.course, index),
+                horizontalAccuracy: value(.horizontalAccuracy, index),
+                verticalAccuracy: value(.verticalAccuracy, index))
+        }
     }
 
     // MARK: - Storage
@@ -194,11 +250,11 @@ public struct RoutePointBuffer: @unchecked Sendable {
         }
 
         @inline(__always)
-        func pack(_ point: RoutePoint) {
+        func pack(_ record: Record) {
             if used + RoutePointBuffer.recordSize > capacity {
                 resize(to: max(capacity * 2, used + RoutePointBuffer.recordSize))
             }
-            RoutePointBuffer.pack(point, at: bytes + used)
+            record.store(at: bytes + used)
             used += RoutePointBuffer.recordSize
         }
 

@@ -47,6 +47,47 @@ struct RoutePointBufferTests {
         #expect(RoutePointBuffer.chunkPoints % 32 == 0, "whole groups of the sink's 32 rows per step")
     }
 
+    /// The packed chunks a sink binds from hold the same values as the points, in memory and spilled (a
+    /// chunk may start in the file and end in the write buffer).
+    @Test("Packed chunks read in place give the points", arguments: [0, 700, 5000])
+    func packedChunksMatchThePoints(threshold: Int) throws {
+        let points = Self.points(2 * RoutePointBuffer.chunkPoints + 100)
+        let buffer = try Self.buffer(points, threshold: threshold)
+        var read: [RoutePoint] = []
+        var sizes: [Int] = []
+        try buffer.forEachPackedChunk { chunk in
+            sizes.append(chunk.count)
+            for index in 0..<chunk.count {
+                read.append(
+                    RoutePoint(
+                        latitude: chunk.latitude(index), longitude: chunk.longitude(index),
+                        elevation: chunk.value(.elevation, index), time: chunk.value(.time, index),
+                        speed: chunk.value(.speed, index), course: chunk.value(.course, index),
+                        horizontalAccuracy: chunk.value(.horizontalAccuracy, index),
+                        verticalAccuracy: chunk.value(.verticalAccuracy, index)))
+            }
+        }
+        #expect(read == points)
+        #expect(sizes == [RoutePointBuffer.chunkPoints, RoutePointBuffer.chunkPoints, 100])
+    }
+
+    /// A record filled field by field (as the GPX reader does) packs as the point with those fields does;
+    /// setting a field to nil again clears it.
+    @Test func aRecordFilledFieldByFieldIsThePoint() throws {
+        var record = RoutePointBuffer.Record(latitude: -33.5, longitude: 151.25)
+        record[.elevation] = 12.5
+        record[.speed] = 3
+        record[.speed] = nil
+        record[.verticalAccuracy] = -0.0
+        #expect(record[.elevation] == 12.5 && record[.speed] == nil && record[.time] == nil)
+        var buffer = RoutePointBuffer(spillThreshold: 0)
+        try buffer.append(record)
+        let point = RoutePoint(latitude: -33.5, longitude: 151.25, elevation: 12.5, verticalAccuracy: -0.0)
+        #expect(try buffer.array() == [point])
+        #expect(try buffer.array().first?.verticalAccuracy?.sign == .minus)
+        #expect(RoutePointBuffer.Field.allCases.map(\.flag) == [1, 2, 4, 8, 16, 32])
+    }
+
     @Test func anEmptyRouteHasNoFileAndNoChunks() throws {
         var buffer = RoutePointBuffer(spillThreshold: 0)
         try buffer.finishAppending()

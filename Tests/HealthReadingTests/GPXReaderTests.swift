@@ -178,6 +178,61 @@ private func gpxSeconds(days: Int, _ hour: Int, _ minute: Int, _ second: Int) ->
         #expect(result.points.allSatisfy { $0.latitude == 1.5 && $0.longitude == 2 && $0.elevation == 7 })
     }
 
+    /// Each optional field missing, empty, malformed, too long, repeated (the last one counts, also when it
+    /// is malformed) or padded: the point keeps its position and only the fields that parse.
+    @Test func optionalFieldsMissingOrMalformedAreNil() throws {
+        let long = String(repeating: "1", count: 129)
+        let points = """
+            <trkpt lat="1" lon="2"/>
+            <trkpt lat="1" lon="2"><ele></ele><time>yesterday</time><extensions><speed>fast</speed>\
+            <course>1e999</course><hAcc>\(long)</hAcc><vAcc>nan</vAcc></extensions></trkpt>
+            <trkpt lat="1" lon="2"><ele>5</ele><ele>x</ele><speed>1</speed><speed>2.5</speed>\
+            <time>\t2020-01-01T00:00:00Z\n</time><hAcc>0x10</hAcc><vAcc> -3 </vAcc></trkpt>
+            """
+        let result = try GPXReader.readResult(GPXTestStream(gpxDocument(points)))
+        #expect(result.skippedPoints == 0)
+        #expect(
+            result.points == [
+                RoutePoint(latitude: 1, longitude: 2),
+                RoutePoint(latitude: 1, longitude: 2),
+                RoutePoint(latitude: 1, longitude: 2, time: 1_577_836_800, speed: 2.5, verticalAccuracy: -3),
+            ])
+    }
+
+    /// A file written with CRLF line ends, inside values too, reads as the LF one does.
+    @Test func crlfLineEndsReadTheSame() throws {
+        let lf = gpxDocument(gpxApplePoint + "\n" + "<trkpt lat=\"1\" lon=\"2\"><ele>\n 7\n</ele></trkpt>")
+        let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+        let expected = try GPXReader.readResult(GPXTestStream(lf))
+        #expect(expected.points.count == 2)
+        #expect(expected.points[1].elevation == 7)
+        #expect(try GPXReader.readResult(GPXTestStream(crlf)) == expected)
+        #expect(try GPXReader.readResult(GPXTestStream(crlf, maximumRead: 3), chunkSize: 5) == expected)
+    }
+
+    /// A route longer than the spill threshold goes to the temporary file as it is read, and comes back with
+    /// the same points, fields and order as one kept in memory; skipped points are counted the same.
+    @Test func aLongRouteSpillsToItsTemporaryFileUnchanged() throws {
+        let points = (0..<3000).map { index in
+            index % 500 == 7
+                ? "<trkpt lat=\"north\" lon=\"2\"/>"
+                : "<trkpt lat=\"\(Double(index) * 1e-4)\" lon=\"-2\"><ele>\(index)</ele>"
+                    + (index % 3 == 0 ? "" : "<time>2020-01-01T00:00:\(String(format: "%02d", index % 60)).5Z</time>")
+                    + "<extensions><speed>\(index % 4 == 0 ? -1 : 1)</speed></extensions></trkpt>"
+        }
+        let document = gpxDocument(points.joined(separator: "\n"))
+        let inMemory = try GPXReader.readResult(GPXTestStream(document))
+        var spilled = try GPXReader.readRoute(GPXTestStream(document), spillThreshold: 100, chunkSize: 4096)
+        #expect(spilled.points.isSpilled)
+        #expect(spilled.skippedPoints == 6 && inMemory.skippedPoints == 6)
+        #expect(spilled.points.count == 2994)
+        #expect(try spilled.points.array() == inMemory.points)
+        let fifth = RoutePoint(latitude: Double(4) * 1e-4, longitude: -2, elevation: 4, time: 1_577_836_804.5)
+        #expect(inMemory.points[4] == fifth)
+        try spilled.points.finishAppending()
+        #expect(try spilled.points.array() == inMemory.points)
+    }
+
     @Test func metadataTimeIsNotAPoint() throws {
         let result = try GPXReader.readResult(GPXTestStream(gpxDocument("")))
         #expect(result == GPXReader.Result(points: [], skippedPoints: 0))

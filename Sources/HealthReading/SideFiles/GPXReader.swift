@@ -158,8 +158,12 @@ private final class EndWatchingStream: ByteStream {
     }
 }
 
-/// The SAX side of `GPXReader`: collects one `RoutePoint` per `<trkpt>`.
+/// The SAX side of `GPXReader`: fills one packed `RoutePointBuffer.Record` per `<trkpt>`, straight from
+/// libxml2's bytes: a route of a day at 1 Hz is 86,400 points and ~ 700,000 elements, so nothing here
+/// allocates per point (the text of a field goes to a fixed buffer, numbers and times are parsed from bytes).
 private final class GPXHandler: SAXHandler {
+    typealias Field = RoutePointBuffer.Field
+
     /// Set right after the parser is made, to stop it on a wrong root element.
     // Not `weak`: a weak reference gives the parser a side table, which sends every retain and release of it
     // down the slow path. The parser only calls back while it parses, and its owner outlives that.
@@ -172,7 +176,7 @@ private final class GPXHandler: SAXHandler {
     private(set) var stoppedParser = false
 
     /// The open `<trkpt>`; nil outside one, or inside one that will be skipped.
-    private var point: RoutePoint?
+    private var point: RoutePointBuffer.Record?
     /// Element depth of the open `<trkpt>` (0 when none), so a nested `<trkpt>` cannot reset it.
     private var pointDepth = 0
     private var depth = 0
@@ -182,37 +186,51 @@ private final class GPXHandler: SAXHandler {
     /// The field whose text is being collected, and its depth; text arrives in several pieces.
     private var field: Field?
     private var fieldDepth = 0
-    private var text: [UInt8] = []
+    /// The field's text so far, `textCount` bytes of a fixed buffer.
+    private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: maximumTextLength)
+    private var textCount = 0
     /// A value longer than this is not a number we want; the cap keeps memory flat on a hostile file.
     private static let maximumTextLength = 128
     private var textOverflowed = false
 
-    private enum Field {
-        case elevation, time, speed, course, horizontalAccuracy, verticalAccuracy
-    }
-
+    /// What an element name means: a track point, a field of one, or nothing to us.
     private enum ElementKind {
         case trackPoint, field(Field), other
     }
 
     // libxml2 interns element and attribute names in its dictionary: one name is one pointer for the whole
-    // parse. So what a name means is worked out from its bytes once and then found by pointer; a long 1 Hz
-    // route has millions of elements. (Bounded: a crafted file with many names is only slower.)
-    private var kinds: [(name: UnsafeRawPointer, kind: ElementKind)] = []
+    // parse. So what a name means is worked out from its bytes once and then found by pointer, in a fixed
+    // table (no array, so no reference counting per element); a long 1 Hz route has millions of elements.
+    // (Bounded: a crafted file with more names than the table holds is only slower.)
+    private static let kindSlots = 32
+    private let kindNames = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: kindSlots)
+    private let kinds = UnsafeMutablePointer<ElementKind>.allocate(capacity: kindSlots)
+    private var kindCount = 0
     private var latitudeName: UnsafeRawPointer?
     private var longitudeName: UnsafeRawPointer?
 
+    @inline(__always)
     private func kind(of name: XMLBytes, identity: UnsafeRawPointer) -> ElementKind {
-        for entry in kinds where entry.name == identity { return entry.kind }
+        for index in 0..<kindCount where kindNames[index] == identity { return kinds[index] }
         let kind: ElementKind =
             name.elementsEqual("trkpt".utf8) ? .trackPoint : Self.field(named: name).map { .field($0) } ?? .other
-        if kinds.count < 32 { kinds.append((identity, kind)) }
+        if kindCount < Self.kindSlots {
+            kindNames[kindCount] = identity
+            (kinds + kindCount).initialize(to: kind)
+            kindCount += 1
+        }
         return kind
     }
 
     init(spillThreshold: Int) {
         points = RoutePointBuffer(spillThreshold: spillThreshold)
-        text.reserveCapacity(Self.maximumTextLength)
+    }
+
+    deinit {
+        text.deallocate()
+        kindNames.deallocate()
+        kinds.deinitialize(count: kindCount)
+        kinds.deallocate()
     }
 
     func startElement(_ name: XMLBytes, identity: UnsafeRawPointer, attributes: XMLAttributes) {
@@ -234,7 +252,7 @@ private final class GPXHandler: SAXHandler {
         guard point != nil, field == nil, case .field(let started) = kind else { return }
         field = started
         fieldDepth = depth
-        text.removeAll(keepingCapacity: true)
+        textCount = 0
         textOverflowed = false
     }
 
@@ -260,11 +278,12 @@ private final class GPXHandler: SAXHandler {
 
     func text(_ bytes: XMLBytes) {
         guard field != nil, !textOverflowed else { return }
-        if text.count + bytes.count > Self.maximumTextLength {
-            textOverflowed = true
+        guard textCount + bytes.count <= Self.maximumTextLength, let base = bytes.baseAddress else {
+            textOverflowed = textCount + bytes.count > Self.maximumTextLength
             return
         }
-        text.append(contentsOf: bytes)
+        (text + textCount).update(from: base, count: bytes.count)
+        textCount += bytes.count
     }
 
     private func startPoint(_ attributes: XMLAttributes) {
@@ -290,28 +309,21 @@ private final class GPXHandler: SAXHandler {
             point = nil
             return
         }
-        point = RoutePoint(latitude: latitude, longitude: longitude)
+        point = RoutePointBuffer.Record(latitude: latitude, longitude: longitude)
     }
 
     private func store(_ field: Field) {
-        let value: Double? =
-            textOverflowed
-            ? nil
-            : text.withUnsafeBufferPointer { buffer in
-                let trimmed = Self.trimmed(buffer)
-                return field == .time ? GPXReader.parseTime(trimmed) : NumberParsing.parseDouble(trimmed)
-            }
+        var value: Double?
+        if !textOverflowed {
+            let trimmed = Self.trimmed(UnsafeBufferPointer(start: text, count: textCount))
+            value = field == .time ? GPXReader.parseTime(trimmed) : NumberParsing.parseDouble(trimmed)
+        }
         switch field {
-        case .elevation: point?.elevation = value
-        case .time: point?.time = value
         // CoreLocation reports an invalid speed or course as -1; any negative value means "unknown".
-        case .speed: point?.speed = value.flatMap { $0 < 0 ? nil : $0 }
-        case .course: point?.course = value.flatMap { $0 < 0 ? nil : $0 }
-        case .horizontalAccuracy: point?.horizontalAccuracy = value
-        case .verticalAccuracy: point?.verticalAccuracy = value
+        case .speed, .course: point?[field] = value.flatMap { $0 < 0 ? nil : $0 }
+        default: point?[field] = value
         }
     }
-
     private static func field(named name: XMLBytes) -> Field? {
         switch name.count {
         case 3:

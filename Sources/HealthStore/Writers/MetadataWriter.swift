@@ -112,25 +112,25 @@ struct RoutePointWriter {
     }
 
     /// Writes a route's points in order; a long route's come back from its temporary file a chunk at a time.
+    /// Bound from the packed records as they are stored: no `RoutePoint` is made.
     func write(_ points: RoutePointBuffer, routeID id: Int64) throws {
         var chunkStart = 0
-        try points.forEachChunk { chunk in
+        try points.forEachPackedChunk { chunk in
             try rows.insert(count: chunk.count) { statement, first, row in
-                let point = chunk[row]
                 statement.bind(first + routeID, id)
                 statement.bind(first + seq, chunkStart + row)
-                if let seconds = point.time {
+                if let seconds = chunk.value(.time, row) {
                     statement.bind(first + time, Centiseconds.of(seconds))
                 } else {
                     statement.bindNull(first + time)
                 }
-                statement.bind(first + latitude, point.latitude)
-                statement.bind(first + longitude, point.longitude)
-                statement.bind(first + elevation, point.elevation)
-                statement.bind(first + speed, point.speed)
-                statement.bind(first + course, point.course)
-                statement.bind(first + horizontal, point.horizontalAccuracy)
-                statement.bind(first + vertical, point.verticalAccuracy)
+                statement.bind(first + latitude, chunk.latitude(row))
+                statement.bind(first + longitude, chunk.longitude(row))
+                statement.bind(first + elevation, chunk.value(.elevation, row))
+                statement.bind(first + speed, chunk.value(.speed, row))
+                statement.bind(first + course, chunk.value(.course, row))
+                statement.bind(first + horizontal, chunk.value(.horizontalAccuracy, row))
+                statement.bind(first + vertical, chunk.value(.verticalAccuracy, row))
             }
             chunkStart += chunk.count
         }
