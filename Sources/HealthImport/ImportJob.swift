@@ -34,6 +34,14 @@ public struct ImportJob {
     /// Route points a workout keeps in memory before they move to a temporary file (`RoutePointBuffer`);
     /// tests lower it to make small routes spill.
     package var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
+    /// Threads decoding the export's XML (`--threads`): 1 reads it as `ExportReader` always did; more cut it
+    /// into chunks decoded at once (`ParallelExportReader`), with the same rows, ids, warnings and errors.
+    public var threads = ImportJob.defaultThreads
+    /// The machine's active cores, at most `maximumThreads`.
+    public static var defaultThreads: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumThreads) }
+    public static let maximumThreads = 64
+    /// The size the XML is cut into for several threads; tests lower it to cut a small export into many chunks.
+    package var decodeChunkSize = TopLevelSplitter.defaultTargetSize
 
     public init(inputPath: String, databasePath: String, timeZone: TimeZone?) {
         self.inputPath = inputPath
@@ -60,9 +68,10 @@ public struct ImportJob {
         case .unchanged(let finished): return finished
         case .opened(let opened): sink = opened
         }
-        let reader: ExportReader
+        let reader: any ItemSource
+        let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
         do {
-            reader = try ExportReader(container: container)
+            reader = try makeReader(container, readsRoutes: placement.decoderReadsRoutes)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
@@ -70,12 +79,9 @@ public struct ImportJob {
 
         // Decode on a second thread while this one writes; the work either could do goes to the one with time
         // to spare (`WorkPlacement`).
-        let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
         let queue = ItemQueue(placement: placement)
         var writerRoutes = placement.decoderReadsRoutes ? nil : RouteResolver(container: container)
         writerRoutes?.spillThreshold = routeSpillThreshold
-        reader.resolvesRoutes = placement.decoderReadsRoutes
-        reader.routeSpillThreshold = routeSpillThreshold
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
         do {
@@ -86,6 +92,22 @@ public struct ImportJob {
         }
         if let writerRoutes { summary.warnings.merge(writerRoutes.warnings, uniquingKeysWith: +) }
         return try finish(sink, summary: summary, started: started)
+    }
+
+    /// One decoding thread: `ExportReader`, today's path with no overhead; more: `ParallelExportReader`, whose
+    /// workers read the routes' GPX files when the decoding side does (`WorkPlacement`), each for its own chunks.
+    private func makeReader(_ container: ExportContainer, readsRoutes: Bool) throws -> any ItemSource {
+        if threads <= 1 {
+            let reader = try ExportReader(container: container)
+            reader.resolvesRoutes = readsRoutes
+            reader.routeSpillThreshold = routeSpillThreshold
+            return reader
+        }
+        let reader = try ParallelExportReader(container: container, threads: threads)
+        reader.chunkTargetSize = decodeChunkSize
+        reader.resolvesRoutes = readsRoutes
+        reader.routeSpillThreshold = routeSpillThreshold
+        return reader
     }
 
     /// The fingerprint `run()` compares with the last successful run's; nil for inputs that are not zips.

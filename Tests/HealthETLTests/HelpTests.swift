@@ -169,4 +169,20 @@ struct HelpTests {
         #expect(try complete(["healthetl", "import", "x", "--timezone", "ex"]) == [])
         #expect(try complete(["healthetl", "help", "se"]) == ["set-timezone"])
     }
+
+    /// `--threads <n>`: documented in the help, the man page and the completion; 1 to 64, anything else a usage
+    /// error (exit 64) naming the value, before anything is read.
+    @Test func threadsIsDocumentedAndValidated() {
+        #expect(run(["import", "--help"]).out.contains("--threads <n>"))
+        #expect(run(["help", "--man"]).out.contains("threads"))
+        #expect(run(["help", "--bash-completion"]).out.contains("--threads"))
+        for bad in ["0", "65", "-1", "two", "1.5", ""] {
+            let result = run(["import", "/nonexistent.zip", "--db", "/nonexistent/x.sqlite", "--threads", bad])
+            #expect(result.code == 64, "\(bad)")
+            #expect(result.err.hasPrefix("Error: The value '\(bad)' is invalid for '--threads <n>'\n"), "\(result.err)")
+        }
+        // A valid count gets as far as the input.
+        let valid = run(["import", "/nonexistent.zip", "--db", "/nonexistent/x.sqlite", "--threads", "64"])
+        #expect(valid.code != 64 && !valid.err.contains("--threads"), "\(valid.err)")
+    }
 }

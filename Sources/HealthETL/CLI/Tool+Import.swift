@@ -35,6 +35,10 @@ extension CommandDescription {
             Option("--raw-units", help: "Keep values in the units they were exported in (unit stage off)."),
             Option("--force", help: "Import an export older than the one the database was last updated from."),
             Option("--rescan", help: "Read the export even if it is the same file as the last import."),
+            Option(
+                "--threads", value: "<n>",
+                help: "Threads decoding the export's XML, 1 to \(ImportJob.maximumThreads) (default: this machine's "
+                    + "cores). Rows, ids, warnings and errors are the same for any number."),
             .wait, .quiet, .json,
         ],
         examples: [
@@ -100,11 +104,13 @@ extension Tool {
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
+        var threads = ImportJob.defaultThreads
         var postgres: PostgresDestination?
         var outputs: [any RunOutput] = []
         do throws(UsageError) {
             timeZone = try arguments.values["--timezone"].map(Self.timeZone)
             lockTimeout = try Self.lockTimeout(arguments)
+            threads = try Self.threads(arguments)
             postgres = try Self.postgresDestination(arguments)
             outputs = try CommandLineOutput.outputs(arguments, on: .import)
         } catch {
@@ -112,6 +118,7 @@ extension Tool {
         }
         var job = ImportJob(inputPath: input, databasePath: database ?? "", timeZone: timeZone)
         job.lockTimeoutSeconds = lockTimeout
+        job.threads = threads
         job.stateOfMindPath = arguments.values["--state-of-mind"]
         if arguments.flags.contains("--keep-duplicates") {
             job.storeOptions.dropExactDuplicates = false
@@ -124,5 +131,16 @@ extension Tool {
         return runPlan(
             plan, quiet: arguments.flags.contains("--quiet"),
             json: arguments.flags.contains("--json"))
+    }
+}
+
+extension Tool {
+    /// `--threads <n>`: 1 to `ImportJob.maximumThreads`, else the machine's cores.
+    static func threads(_ arguments: Arguments) throws(UsageError) -> Int {
+        guard let text = arguments.values["--threads"] else { return ImportJob.defaultThreads }
+        guard let threads = Int(text), (1...ImportJob.maximumThreads).contains(threads) else {
+            throw UsageError(message: "The value '\(text)' is invalid for '--threads <n>'")
+        }
+        return threads
     }
 }

@@ -17,6 +17,8 @@ package final class ExportChunkDecoder {
     package private(set) var warnings: [String: Int] = [:]
     package private(set) var elementCounts: [String: Int] = [:]
     package private(set) var legacyRecords = 0
+    /// Route points a workout keeps in memory before they spill (`ExportDecoder.routeSpillThreshold`).
+    package var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
 
     package init() {}
 
@@ -54,6 +56,7 @@ package final class ExportChunkDecoder {
 
     private func begin(_ chunk: TopLevelChunk) throws {
         let decoder = ExportDecoder()
+        decoder.routeSpillThreshold = routeSpillThreshold
         let parser = SAXParser(handler: decoder)
         decoder.parser = parser
         self.decoder = decoder

@@ -27,6 +27,9 @@ package final class TopLevelSplitter {
     /// Bytes read from the raw input (before filtering), given by whoever reads it; named by the last chunk's
     /// "the XML ends at byte N" error.
     package var inputBytesRead: UInt64 = 0
+    /// What `split`'s input filter removed and replaced, once the input has ended.
+    package private(set) var removedControlCharacters = 0
+    package private(set) var replacedInvalidUTF8Bytes = 0
 
     private let buffer: UnsafeMutablePointer<UInt8>
     private var count = 0
@@ -122,6 +125,8 @@ package final class TopLevelSplitter {
             try filter.process(UnsafeMutableRawBufferPointer(rebasing: piece[0..<read])) { try consume($0, emit: emit) }
         }
         try filter.finish { try consume($0, atEnd: true, emit: emit) }
+        removedControlCharacters = filter.removedControlCharacters
+        replacedInvalidUTF8Bytes = filter.replacedInvalidUTF8Bytes
         try finish(emit: emit)
     }
 
