@@ -37,8 +37,9 @@ extension CommandDescription {
             Option("--rescan", help: "Read the export even if it is the same file as the last import."),
             Option(
                 "--threads", value: "<n>",
-                help: "Threads decoding the export's XML, 1 to \(ImportJob.maximumThreads) (default: this machine's "
-                    + "cores). Rows, ids, warnings and errors are the same for any number."),
+                help: "Threads decoding the export's XML, 1 to \(ImportJob.maximumThreads) (default: 1). Rows, ids, "
+                    + "warnings and errors are the same for any number; more threads hold more of the export in "
+                    + "memory at once."),
             .wait, .quiet, .json,
         ],
         examples: [
@@ -104,7 +105,7 @@ extension Tool {
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
-        var threads = ImportJob.defaultThreads
+        var threads = 1
         var postgres: PostgresDestination?
         var outputs: [any RunOutput] = []
         do throws(UsageError) {
@@ -135,9 +136,9 @@ extension Tool {
 }
 
 extension Tool {
-    /// `--threads <n>`: 1 to `ImportJob.maximumThreads`, else the machine's cores.
+    /// `--threads <n>`: 1 to `ImportJob.maximumThreads`; 1 when not given.
     static func threads(_ arguments: Arguments) throws(UsageError) -> Int {
-        guard let text = arguments.values["--threads"] else { return ImportJob.defaultThreads }
+        guard let text = arguments.values["--threads"] else { return 1 }
         guard let threads = Int(text), (1...ImportJob.maximumThreads).contains(threads) else {
             throw UsageError(message: "The value '\(text)' is invalid for '--threads <n>'")
         }
