@@ -12,8 +12,7 @@ public final class ExportReader {
     private let decoder = ExportDecoder()
     private let document: XMLDocumentReader
     /// The next of the decoder's rows and `others` to hand out.
-    private var nextRow = 0
-    private var nextOther = 0
+    private var cursor = BatchItemCursor()
     private var xmlFinished = false
     private var sideFiles: SideFiles
     /// Whether `next()` reads the GPX files of a workout's routes; when false, the workout comes without
@@ -82,20 +81,9 @@ public final class ExportReader {
     /// (an adapter until they take batches: docs/batches.md, step 8).
     public func next() throws -> ExportItem? {
         while true {
-            let others = decoder.batch.others.count
-            if nextOther < others, decoder.batch.others[nextOther].beforeRow <= nextRow {
-                // Moved out instead of copied: a copy would retain every string and array the item holds.
-                let item = decoder.batch.takeOther(nextOther)
-                nextOther += 1
-                return sideFiles.resolved(item)
-            }
-            if nextRow < decoder.batch.rowCount {
-                nextRow += 1
-                return .sample(decoder.batch.sample(at: nextRow - 1))
-            }
+            if let item = cursor.next(from: &decoder.batch) { return sideFiles.resolved(item) }
             decoder.batch.removeClosedRows()
-            nextRow = 0
-            nextOther = 0
+            cursor.reset()
             if xmlFinished { return sideFiles.nextTrailingItem() }
             do {
                 xmlFinished = try !document.step()
