@@ -19,17 +19,7 @@ extension ImportJob {
         let decoder = WorkerThread(name: "decode", stackSize: 8 << 20) { _ in produced.value.run(into: queue) }
         do {
             while let batch = try queue.pop() {
-                // By index: each item is borrowed from the batch, not copied out of it (a retain and a release of
-                // every string and array it holds, for millions of items).
-                for index in batch.items.indices {
-                    if writerRoutes != nil, case .workout(var workout) = batch.items[index] {
-                        writerRoutes?.resolve(&workout)
-                        try sink.write(.workout(workout))
-                    } else {
-                        let identity = batch.identities.isEmpty ? nil : batch.identities[index]
-                        try sink.write(batch.items[index], sampleIdentity: identity)
-                    }
-                }
+                try write(batch, into: sink, writerRoutes: &writerRoutes)
                 queue.giveBack(batch)
                 try Interruption.check(file: databasePath)
             }
@@ -40,6 +30,28 @@ extension ImportJob {
         }
         try? decoder.join()
         return produced.value.summary
+    }
+
+    /// Writes a received batch's rows and other items in document order, one item at a time (until the sink
+    /// writes batches: then this is `sink.write(batch)`). A row is built into its `Sample` here; an item is
+    /// borrowed from the batch, not copied out of it (a retain and a release of every string and array it holds).
+    private func write(_ received: ItemBatch, into sink: SQLiteSink, writerRoutes: inout RouteResolver?) throws {
+        let batch = received.batch
+        var other = 0
+        for row in 0...batch.rowCount {
+            while other < batch.others.count, batch.others[other].beforeRow <= row {
+                if writerRoutes != nil, case .workout(var workout) = batch.others[other].item {
+                    writerRoutes?.resolve(&workout)
+                    try sink.write(.workout(workout))
+                } else {
+                    try sink.write(batch.others[other].item, sampleIdentity: received.hasIdentities ? 0 : nil)
+                }
+                other += 1
+            }
+            guard row < batch.rowCount else { break }
+            try sink.write(
+                .sample(batch.sample(at: row)), sampleIdentity: received.hasIdentities ? batch.identity[row] : nil)
+        }
     }
 
     /// A transfer that failed, with the summary of how far it got (a failed run's record says so).

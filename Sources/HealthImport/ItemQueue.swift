@@ -1,18 +1,19 @@
 import Foundation
 import HealthModel
 
-/// Items cut into one hand-over between the threads, with the fingerprints of its samples when the decoding
-/// thread computed them (`WorkPlacement.decoderFingerprints`).
-struct ItemBatch {
-    var items: [ExportItem] = []
-    /// `SampleIdentity.fingerprint` of each `.sample` item, by index (0 for other items); empty when the
-    /// writing thread computes them.
-    var identities: [Int64] = []
+/// One hand-over between the threads: a batch of records as columns and the other items among them
+/// (`SampleBatch`), with the fingerprints of its rows when the decoding thread computed them
+/// (`WorkPlacement.decoderFingerprints`: `batch.identity`).
+struct ItemBatch: Sendable {
+    var batch = SampleBatch(vocabulary: Vocabulary())
+    /// `batch.identity` holds each row's `SampleIdentity.fingerprint` (else the writing thread computes them).
+    var hasIdentities = false
     var weight = 0
 
+    /// Empties the batch for its next use, its capacity kept (the other items are released here).
     mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
-        identities.removeAll(keepingCapacity: true)
+        batch.removeAll(keepingCapacity: true)
+        hasIdentities = false
         weight = 0
     }
 }
@@ -93,59 +94,65 @@ final class ItemQueue: Sendable {
     }
 }
 
-/// The producer side's sink: collects items into batches for the queue.
+/// The producer side's sink: hands the stages' batches to the queue, and collects the items that come one at a
+/// time (State of Mind entries, what a stage emits at its end) into batches of their own.
 ///
-/// Batches are cut by weight, not by item count: a workout can carry thousands of route points, and 1024 of
-/// them in one batch would hold hundreds of megabytes. A unit of weight is roughly one small row (~100 bytes),
-/// so a batch holds about half a megabyte and the whole queue a few megabytes.
+/// Batches are cut by weight (`SampleBatch.weight`), not by count: a workout can carry thousands of route points,
+/// and 1024 of them in one batch would hold hundreds of megabytes. A unit of weight is roughly one small row
+/// (~100 bytes), so a batch holds about half a megabyte and the whole queue a few megabytes. The reader cuts its
+/// batches so (`ExportReader.produceBatches`); this sink only weighs them. A batch comes back from the writer
+/// emptied with its capacity (`ItemQueue.push`), so the steady state allocates nothing per record.
 final class BatchCutter {
     private let queue: ItemQueue
-    private var batch = ItemBatch()
+    /// The items written one at a time since the last batch.
+    private var pending = ItemBatch()
+    /// A batch the writer gave back, to be filled next.
+    private var spare: ItemBatch?
     private let batchWeight: Int
 
-    init(queue: ItemQueue, batchWeight: Int = 4096) {
+    init(queue: ItemQueue, batchWeight: Int = SampleBatch.fullWeight) {
         self.queue = queue
         self.batchWeight = batchWeight
     }
 
+    /// Hands `batch`'s content on; `batch` is left an empty spare with the same vocabulary (with any names the
+    /// stages added: the next batch continues its ids).
+    func write(_ batch: inout SampleBatch) throws {
+        try flush()
+        guard batch.hasContent else { return }
+        var full = spare ?? ItemBatch()
+        spare = nil
+        let names = batch.vocabulary
+        swap(&full.batch, &batch)
+        batch.vocabulary = names
+        pending.batch.vocabulary = names
+        try send(full)
+    }
+
     func write(handingOver item: consuming ExportItem) throws {
-        batch.weight += item.weight
-        if queue.placement.decoderFingerprints {
-            if case .sample(let sample) = item {
-                batch.identities.append(SampleIdentity.fingerprint(sample))
-            } else {
-                batch.identities.append(0)
-            }
-        }
-        batch.items.append(consume item)
-        if batch.weight >= batchWeight { try flush() }
+        pending.weight += item.weight
+        pending.batch.append(item)
+        if pending.weight >= batchWeight { try flush() }
     }
 
     func flush() throws {
-        guard !batch.items.isEmpty else { return }
-        var reusable: ItemBatch?
-        let full = batch
-        batch = ItemBatch()
-        guard queue.push(full, reusable: &reusable) else { throw CancellationError() }
-        if let reusable { batch = reusable } else { batch.items.reserveCapacity(1024) }
+        guard pending.batch.hasContent else { return }
+        var next = spare ?? ItemBatch()
+        spare = nil
+        next.batch.vocabulary = pending.batch.vocabulary
+        swap(&next, &pending)
+        pending.weight = 0
+        try send(next)
     }
-}
 
-extension ExportItem {
-    /// About how many small rows the item becomes (see `BatchCutter`): the memory it holds. A route whose points
-    /// are in a temporary file (`RoutePointBuffer`) weighs only those still in memory, plus 1024 for its open
-    /// file, so that few such files are open at once.
-    var weight: Int {
-        switch self {
-        case .sample(let sample): return 1 + sample.metadata.count + sample.beats.count
-        case .correlation(let correlation): return 1 + correlation.metadata.count + correlation.children.count
-        case .workout(let workout):
-            return 1 + workout.metadata.count + workout.events.count + workout.statistics.count
-                + workout.routes.reduce(0) { $0 + 1 + $1.points.residentCount + ($1.points.isSpilled ? 1024 : 0) }
-        case .electrocardiogram(let recording): return 1 + recording.samples.count / 25
-        case .document: return 1  // its bytes stay in the file until the sink streams them
-        case .clinicalRecord(let record): return 1 + (record.resourceJSON?.utf8.count ?? 0) / 100
-        default: return 1
+    private func send(_ full: consuming ItemBatch) throws {
+        full.weight = full.batch.weight
+        if queue.placement.decoderFingerprints {
+            SampleIdentity.fillIdentity(&full.batch)
+            full.hasIdentities = true
         }
+        var reusable: ItemBatch?
+        guard queue.push(full, reusable: &reusable) else { throw CancellationError() }
+        spare = reusable
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 import HealthReading
 
-/// The decoding side of an import: reads items, runs the stages, counts, and hands batches to the queue.
+/// The decoding side of an import: reads batches, counts, runs the stages over them, and hands them to the queue.
 final class Production {
     let reader: any ItemSource
     let stages: [any ExportStage]
@@ -27,11 +27,12 @@ final class Production {
         var counter = ItemCounter()
         var sinceProgress = 0
         do {
-            try reader.produce { item in
-                counter.count(item, into: &summary)
-                try chain.push(consume item)
-                sinceProgress += 1
-                if sinceProgress == 4096, let progress {
+            try reader.produceBatches { batch in
+                sinceProgress += batch.rowCount + batch.others.count
+                counter.count(batch, into: &summary)
+                try chain.push(&batch)
+                try output.write(&batch)
+                if sinceProgress >= 4096, let progress {
                     sinceProgress = 0
                     let (done, total) = reader.progress
                     progress(done, total)
@@ -95,6 +96,16 @@ final class StageChain {
         return result
     }
 
+    /// Runs a batch through every stage, in order.
+    func push(_ batch: inout SampleBatch) throws {
+        var link = first
+        while let current = link {
+            try current.stage.process(&batch)
+            link = current.next
+        }
+    }
+
+    /// An item that comes alone (a State of Mind entry), through every stage's item form.
     func push(_ item: consuming ExportItem) throws { try push(item, into: first) }
 
     private func push(_ item: consuming ExportItem, into link: Link?) throws {
@@ -163,6 +174,13 @@ struct ItemCounter: Sendable {
             summary.items[Self.kindNames[kind], default: 0] += count
         }
         counts = [Int](repeating: 0, count: Self.kindNames.count)
+    }
+
+    /// Counts a batch before the stages: its rows as records with their flags, its other items by kind.
+    mutating func count(_ batch: SampleBatch, into summary: inout ImportSummary) {
+        counts[1] += batch.rowCount
+        for flags in batch.flags where flags != 0 { countFlags(SampleFlags(rawValue: flags), into: &summary) }
+        for other in batch.others { count(other.item, into: &summary) }
     }
 
     private func countFlags(_ flags: SampleFlags, into summary: inout ImportSummary) {

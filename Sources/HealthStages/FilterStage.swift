@@ -31,4 +31,43 @@ public struct FilterStage: ExportStage {
             report["records outside the pipeline's filters (not read)", default: 0] += 1
         }
     }
+
+    /// The batch form: records kept by a mask (the filter asked once per type and source id of the batch, the
+    /// start per row), the other items through the item form.
+    public mutating func process(_ batch: inout SampleBatch) throws {
+        try batch.processOthers { try process($0, emit: $1) }
+        guard batch.rowCount > 0 else { return }
+        var byType: [UInt32: Bool] = [:]
+        var bySource: [UInt32: Bool] = [:]
+        var keep = [Bool](repeating: true, count: batch.rowCount)
+        var dropped = 0
+        let instants = SampleFilter(from: filter.from, to: filter.to)
+        for row in 0..<batch.rowCount {
+            let type = batch.type[row]
+            let typeKept =
+                byType[type]
+                ?? {
+                    let kept = filter.types?.contains(batch.vocabulary.types.string(type)) ?? true
+                    byType[type] = kept
+                    return kept
+                }()
+            let source = batch.source[row]
+            let sourceKept =
+                bySource[source]
+                ?? {
+                    let kept = filter.sources?.contains(batch.vocabulary.source(source).name) ?? true
+                    bySource[source] = kept
+                    return kept
+                }()
+            let start = batch.presence[row].contains(.start) ? batch.start[row] : nil
+            // Types and sources decided above; the instants by the filter itself (the same rule as the item form).
+            keep[row] =
+                typeKept && sourceKept
+                && instants.contains(type: "", source: "", start: start)
+            if !keep[row] { dropped += 1 }
+        }
+        guard dropped > 0 else { return }
+        report["records outside the pipeline's filters (not read)", default: 0] += dropped
+        batch.retain(keep)
+    }
 }

@@ -14,12 +14,12 @@ public struct UnitStage: ExportStage {
         if let run = conversionRun { converted[run.from + " → " + run.to, default: 0] += run.count }
         return problems.merging(converted.map { ("records converted " + $0.key, $0.value) }, uniquingKeysWith: +)
     }
-    private var problems: [String: Int] = [:]
+    var problems: [String: Int] = [:]
     private var converted: [String: Int] = [:]
     /// Conversions counted as runs of one (from, to) pair, as samples arrive type by type: counting each in
     /// `converted` built a key string and hashed it for every converted sample.
     private var conversionRun: (from: String, to: String, count: Int)?
-    private let conversions = UnitConversionCache()
+    let conversions = UnitConversionCache()
     private var metadataTargets: [String: String?] = [:]
 
     public init() {}
@@ -82,13 +82,13 @@ public struct UnitStage: ExportStage {
         if counted { countConversion(from: unit, to: target) }
     }
 
-    private mutating func countConversion(from unit: String, to target: String) {
+    mutating func countConversion(from unit: String, to target: String, count: Int = 1) {
         if let run = conversionRun, run.from == unit, run.to == target {
-            conversionRun?.count += 1
+            conversionRun?.count += count
             return
         }
         if let run = conversionRun { converted[run.from + " → " + run.to, default: 0] += run.count }
-        conversionRun = (unit, target, 1)
+        conversionRun = (unit, target, count)
     }
 
     mutating func normalize(_ workout: inout Workout) {
@@ -168,7 +168,7 @@ public struct UnitStage: ExportStage {
     /// The unit metadata quantities are stored in: the first of these with the same dimension.
     static let metadataUnits = ["m", "kg", "s", "degC", "kcal", "m/s", "count/min", "mmHg", "L", "kcal/hr·kg"]
 
-    private mutating func metadataTarget(for unit: String) -> String? {
+    mutating func metadataTarget(for unit: String) -> String? {
         if let known = metadataTargets[unit] { return known }
         let parsed = HealthUnit.parse(unit)
         let target = parsed.flatMap { source in

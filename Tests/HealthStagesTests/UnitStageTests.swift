@@ -15,21 +15,29 @@ struct UnitStageTests {
         return sample
     }
 
-    func run(_ items: [ExportItem]) throws -> ([ExportItem], [String: Int]) {
+    /// The item form, one item at a time, or the batch form over the items as one batch.
+    enum Path: CaseIterable { case items, batch }
+
+    func run(_ items: [ExportItem], _ path: Path) throws -> ([ExportItem], [String: Int]) {
         var stage = UnitStage()
+        guard path == .items else {
+            var batch = SampleBatch.of(items)
+            try stage.process(&batch)
+            return (batch.items, stage.report)
+        }
         var out: [ExportItem] = []
         for item in items { try stage.process(item) { out.append($0) } }
         return (out, stage.report)
     }
 
-    @Test func convertsToTheCanonicalUnitAndKeepsTheExportedOne() throws {
+    @Test(arguments: Path.allCases) func convertsToTheCanonicalUnitAndKeepsTheExportedOne(path: Path) throws {
         let (out, report) = try run([
             .sample(quantity("HKQuantityTypeIdentifierBodyMass", 154.3, "lb")),
             .sample(quantity("HKQuantityTypeIdentifierBloodGlucose", 5.5, "mmol<180.1558800000541>/L")),
             .sample(quantity("HKQuantityTypeIdentifierBodyTemperature", 98.6, "degF")),
             .sample(quantity("HKQuantityTypeIdentifierActiveEnergyBurned", 100, "kJ")),
             .sample(quantity("HKQuantityTypeIdentifierStepCount", 12, "count")),
-        ])
+            ], path)
         let samples = out.samples
         #expect(abs(samples[0].value! - 154.3 * 0.45359237) < 1e-9)
         #expect(samples[0].unit == "kg")
@@ -47,11 +55,11 @@ struct UnitStageTests {
             ])
     }
 
-    @Test func anUnknownOrWrongUnitIsKeptFlaggedAndCounted() throws {
+    @Test(arguments: Path.allCases) func anUnknownOrWrongUnitIsKeptFlaggedAndCounted(path: Path) throws {
         let (out, report) = try run([
             .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "furlong")),
             .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "km")),
-        ])
+            ], path)
         for sample in out.samples {
             #expect(sample.value == 70)
             #expect(sample.rawValue == nil)
@@ -60,7 +68,7 @@ struct UnitStageTests {
         #expect(report.filter { !$0.key.hasPrefix("records converted") }.values.reduce(0, +) == 2)
     }
 
-    @Test func workoutStatisticsTotalsAndMetadataAreConvertedToo() throws {
+    @Test(arguments: Path.allCases) func workoutStatisticsTotalsAndMetadataAreConvertedToo(path: Path) throws {
         var workout = Workout(
             activityType: "HKWorkoutActivityTypeRunning",
             source: SampleSource(id: 1, name: "W", version: nil, device: nil), line: 1)
@@ -77,7 +85,7 @@ struct UnitStageTests {
             MetadataEntry(key: "HKWeatherTemperature", value: "56 degF"),
             MetadataEntry(key: "HKWeatherHumidity", value: "6900 %"), MetadataEntry(key: "HKIndoorWorkout", value: "0"),
         ]
-        let (out, _) = try run([.workout(workout)])
+        let (out, _) = try run([.workout(workout)], path)
         let converted = try #require(out.workouts.first)
         #expect(abs(converted.totalDistance! - 3.1 * 1609.344) < 1e-6)
         #expect(converted.rawTotalDistance?.unit == "mi")

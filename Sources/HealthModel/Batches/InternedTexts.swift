@@ -7,7 +7,7 @@ import Glibc
 /// first where they differ (`&#38;`, repaired UTF-8), so one text has one id whichever way it arrived.
 /// Look-ups by bytes hash and compare in place (open addressing over the arena): a text seen before costs
 /// no allocation.
-package struct InternedTexts {
+package struct InternedTexts: Sendable {
     /// Every text's bytes, one after another; text `id` is `bytes[ends[id - 1]..<ends[id]]`.
     private var bytes: [UInt8] = []
     private var ends: [Int] = [0]

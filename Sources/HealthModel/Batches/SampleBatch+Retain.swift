@@ -43,6 +43,11 @@ extension SampleBatch {
         truncate(rows: kept, metadata: metadataKept, beats: beatsKept)
     }
 
+    /// Drops the rows from `row` on with their entries and beats (and an open row's); `others` are left alone.
+    package mutating func removeRows(from row: Int) {
+        truncate(rows: row, metadata: Int(metadataStart[row]), beats: Int(beatStart[row]))
+    }
+
     private mutating func moveRow(_ from: Int, to: Int) {
         type[to] = type[from]
         source[to] = source[from]

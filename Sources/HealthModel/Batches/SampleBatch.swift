@@ -6,7 +6,7 @@
 /// Metadata entries and HRV beats are side columns indexed by row (CSR): row `i`'s entries are
 /// `metadataStart[i]..<metadataStart[i + 1]`, its beats `beatStart[i]..<beatStart[i + 1]`. Every item that is
 /// not a top-level record lies in `others`, placed before the row it preceded in the document.
-package struct SampleBatch {
+public struct SampleBatch: Sendable {
     /// Which of a row's optional fields are there (their columns hold 0 otherwise).
     package struct Presence: OptionSet, Sendable {
         package let rawValue: UInt16
@@ -39,28 +39,29 @@ package struct SampleBatch {
     /// Rows in a full batch (the weight `BatchCutter` cuts at today).
     package static let rowCapacity = 4096
 
-    package let vocabulary: Vocabulary
+    /// The names the rows refer to, as of the batch's last row (the filler's copy: `append(Sample)` interns here).
+    package var vocabulary: Vocabulary
 
     // Row columns. Ids are `UInt32`: a crafted export may name more than 65,535 types or units.
     package internal(set) var type: [UInt32] = []
     /// `SampleSource.id` (see `Vocabulary.id(of:)`).
     package internal(set) var source: [UInt32] = []
     /// Ids in `vocabulary.units`; 0: none.
-    package internal(set) var unit: [UInt32] = []
-    package internal(set) var rawUnit: [UInt32] = []
+    package var unit: [UInt32] = []
+    package var rawUnit: [UInt32] = []
     package internal(set) var creation: [Int64] = []
     package internal(set) var creationOffset: [Int32] = []
     package internal(set) var start: [Int64] = []
     package internal(set) var startOffset: [Int32] = []
     package internal(set) var end: [Int64] = []
     package internal(set) var endOffset: [Int32] = []
-    package internal(set) var value: [Double] = []
-    package internal(set) var rawValue: [Double] = []
+    package var value: [Double] = []
+    package var rawValue: [Double] = []
     package internal(set) var text: [UInt32] = []
     package internal(set) var freeText: [ArenaSpan] = []
     package internal(set) var rawText: [ArenaSpan] = []
-    package internal(set) var presence: [Presence] = []
-    package internal(set) var flags: [UInt16] = []
+    package var presence: [Presence] = []
+    package var flags: [UInt16] = []
     package internal(set) var line: [Int32] = []
     /// `SampleIdentity.fingerprint`, filled by the identity pass (0 until then).
     package var identity: [Int64] = []
@@ -69,10 +70,10 @@ package struct SampleBatch {
     package internal(set) var metadataStart: [UInt32] = [0]
     package internal(set) var metadataKey: [UInt32] = []
     package internal(set) var metadataValue: [ArenaSpan] = []
-    package internal(set) var metadataNumber: [Double] = []
+    package var metadataNumber: [Double] = []
     package internal(set) var metadataHasNumber: [Bool] = []
     /// Ids in `vocabulary.units`; 0: none.
-    package internal(set) var metadataUnit: [UInt32] = []
+    package var metadataUnit: [UInt32] = []
 
     // HRV beats, by row.
     package internal(set) var beatStart: [UInt32] = [0]

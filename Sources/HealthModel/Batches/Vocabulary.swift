@@ -1,12 +1,17 @@
 /// The names a run's batches refer to by number: one per import, append-only, so an id given once means the
 /// same text in every later batch.
 ///
+/// A value (copy-on-write arrays): the decoder grows its own copy, and each batch it hands on carries a copy as of
+/// its last row, so the writing thread reads names while the decoder adds new ones without sharing anything that
+/// changes. A copy costs a few retains; the arrays are copied only when a name is added while an older batch is
+/// still alive (rare: names repeat).
+///
 /// Types, units, category values and metadata keys are `InternedTexts` (ids in order of first appearance).
 /// Sources are the decoder's shared `SampleSource` objects, registered under their own `id`: that id is
 /// given by `SourceInterner` in order of first appearance (by name, version and device key) and stored by
 /// the sinks as a row id, so the vocabulary takes it as it is instead of numbering sources a second time;
 /// a batch's source column therefore holds `SampleSource.id` itself.
-package final class Vocabulary {
+package struct Vocabulary: Sendable {
     package var types = InternedTexts()
     package var units = InternedTexts()
     /// Category values (`HKCategoryValueSleepAnalysisAsleepCore`): a few per type.
@@ -14,7 +19,7 @@ package final class Vocabulary {
     package var keys = InternedTexts()
 
     /// The texts a source is hashed by (`SampleIdentity`): its name, version and device key ("" for none).
-    package struct SourceTexts {
+    package struct SourceTexts: Sendable {
         package var name: UInt32
         package var version: UInt32
         package var deviceKey: UInt32
@@ -32,7 +37,7 @@ package final class Vocabulary {
     /// The id a batch stores for `source`: its `id`, registered on first sight. One vocabulary serves one
     /// import, whose sources come from one id giver (the decoder's `SourceInterner`, or a feed reader), so
     /// two objects never claim one id; if they did, rows could not be turned back into their `Sample`s.
-    package func id(of source: SampleSource) -> UInt32 {
+    package mutating func id(of source: SampleSource) -> UInt32 {
         if let lastSource, lastSource === source { return UInt32(source.id) }
         let id = source.id
         precondition(id >= 0 && id < Int(UInt32.max), "source id \(id) out of range")

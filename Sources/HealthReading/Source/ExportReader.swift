@@ -93,8 +93,64 @@ public final class ExportReader {
         }
     }
 
+    /// Every item as batches (`ItemSource`): the decoder's own batch, cut where its weight (`SampleBatch.weight`,
+    /// counted in document order) reaches `SampleBatch.fullWeight`, so a heavy item (a workout with its
+    /// routes, read here) ends a batch as it did when items were cut one by one; then the trailing side files.
+    public func produceBatches(_ body: (inout SampleBatch) throws -> Void) throws {
+        var out = SampleBatch(vocabulary: Vocabulary())
+        // How far the decoder's batch has been weighed (its other items read), in document order.
+        var (rows, others, weight) = (0, 0, 0)
+        while !xmlFinished {
+            do {
+                xmlFinished = try !document.step()
+            } catch let error as ImportError {
+                throw error.located(file: container.path, entry: container.entryLabel)
+            }
+            while true {
+                if others < decoder.batch.others.count, decoder.batch.others[others].beforeRow <= rows {
+                    decoder.batch.changeOther(others) { sideFiles.resolved($0) }
+                    weight += decoder.batch.others[others].item.weight
+                    others += 1
+                } else if rows < decoder.batch.rowCount {
+                    weight += 1 + decoder.batch.metadataRange(rows).count + decoder.batch.beatRange(rows).count
+                    rows += 1
+                } else {
+                    break
+                }
+                guard weight >= SampleBatch.fullWeight else { continue }
+                decoder.batch.moveFront(rows: rows, others: others, into: &out)
+                try out.handOn(body)
+                decoder.batch.vocabulary = out.vocabulary
+                (rows, others, weight) = (0, 0, 0)
+            }
+            if xmlFinished, decoder.batch.hasContent {
+                decoder.batch.moveFront(rows: rows, others: others, into: &out)
+                try out.handOn(body)
+                decoder.batch.vocabulary = out.vocabulary
+            }
+        }
+        out.vocabulary = decoder.batch.vocabulary
+        weight = 0
+        while let item = sideFiles.nextTrailingItem() {
+            weight += item.weight
+            out.append(item)
+            if weight >= SampleBatch.fullWeight {
+                try out.handOn(body)
+                weight = 0
+            }
+        }
+        if out.hasContent { try out.handOn(body) }
+    }
+
     /// Side files read whole: FHIR resources are a few kilobytes, an ECG of 30 s ~120 KB. An import holds a
     /// file about three times over (its bytes, its text or samples, SQLite's copy of the value), so this
     /// limit keeps memory flat; 64 MiB did not (a 46 MB ECG file: 168 MB).
     static let maximumSideFileSize = 4 * 1024 * 1024
+}
+
+extension ExportReader: ItemSource {
+    /// Item by item, for the tests and tools that read an export that way (an import takes `produceBatches`).
+    public func produce(_ body: (consuming ExportItem) throws -> Void) throws {
+        while let item = try next() { try body(item) }
+    }
 }

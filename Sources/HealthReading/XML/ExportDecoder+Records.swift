@@ -65,6 +65,9 @@ extension ExportDecoder {
     /// The open correlation's records as its children; the rows are emptied for the next correlation.
     func takeCorrelationRecords() -> [Sample] {
         defer { correlationRecords.removeClosedRows() }
+        // Lent, not copied: a copy would make the next new name copy the vocabulary's arrays.
+        swap(&correlationRecords.vocabulary, &batch.vocabulary)
+        defer { swap(&correlationRecords.vocabulary, &batch.vocabulary) }
         return (0..<correlationRecords.rowCount).map { correlationRecords.sample(at: $0) }
     }
 

@@ -8,8 +8,12 @@ import HealthModel
 /// with missing or inconsistent attributes are kept and flagged, and elements the decoder does not know are
 /// counted in `warnings`.
 final class ExportDecoder: SAXHandler {
-    /// The names the batches refer to, for the whole import.
-    let vocabulary: Vocabulary
+    /// The names the batches refer to, for the whole import: kept in `batch`, so the batch handed on carries them
+    /// as of its last row (the reader gives the next batch a copy: `Vocabulary`).
+    var vocabulary: Vocabulary {
+        get { batch.vocabulary }
+        _modify { yield &batch.vocabulary }
+    }
     /// Rows and items decoded and not yet taken by the reader, in document order.
     var batch: SampleBatch
     /// The open correlation's records (`ExportDecoder+Records.swift`).
@@ -69,9 +73,9 @@ final class ExportDecoder: SAXHandler {
     var line: Int32 { Int32(clamping: parser?.line ?? 0) }
 
     init() {
-        vocabulary = Vocabulary()
-        batch = SampleBatch(vocabulary: vocabulary)
-        correlationRecords = SampleBatch(vocabulary: vocabulary)
+        batch = SampleBatch(vocabulary: Vocabulary())
+        // Its rows are read back (`correlationChildren`) with the vocabulary lent from `batch`.
+        correlationRecords = SampleBatch(vocabulary: Vocabulary())
     }
 
     /// Real exports nest five levels at most (HealthData › Workout › WorkoutActivity › WorkoutEvent ›
