@@ -17,6 +17,35 @@ extension SampleBatch {
     /// Whether there is anything to hand on: a closed row or another item.
     package var hasContent: Bool { rowCount > 0 || !others.isEmpty }
 
+    /// How far a batch being filled has been weighed, in document order.
+    package struct Weighing {
+        package var rows = 0
+        package var others = 0
+        package var weight = 0
+        package init() {}
+    }
+
+    /// Weighs the rows and other items past `weighing`, in document order, each other item first changed by
+    /// `resolve` (its side files read, which makes it heavy), until the weight reaches `fullWeight`: true when it
+    /// did, with `weighing` at the cut. One call per parsed chunk (a row's weight read in place, not per access).
+    package mutating func weigh(_ weighing: inout Weighing, resolve: (consuming ExportItem) -> ExportItem) -> Bool {
+        while weighing.weight < Self.fullWeight {
+            if weighing.others < others.count, others[weighing.others].beforeRow <= weighing.rows {
+                changeOther(weighing.others, resolve)
+                weighing.weight += others[weighing.others].item.weight
+                weighing.others += 1
+            } else if weighing.rows < rowCount {
+                let next = weighing.rows + 1
+                weighing.weight += 1 + Int(metadataStart[next] - metadataStart[weighing.rows])
+                    + Int(beatStart[next] - beatStart[weighing.rows])
+                weighing.rows = next
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
     /// Replaces `others[index]` by what `change` makes of it (moved, not copied).
     package mutating func changeOther(_ index: Int, _ change: (consuming ExportItem) throws -> ExportItem) rethrows {
         others[index].item = try change(takeOther(index))

@@ -64,14 +64,25 @@ extension SampleBatch {
         if present.contains(.freeText) { sample.textValue = string(freeText[row]) }
         if present.contains(.rawText) { sample.rawTextValue = string(rawText[row]) }
         sample.flags = SampleFlags(rawValue: flags[row])
-        sample.metadata = metadataRange(row).map(metadataEntry)
-        sample.beats = beatRange(row).map { index in
-            let beatPresent = beatPresence[index]
-            return HeartbeatReading(
-                bpm: beatPresent.contains(.bpm) ? beatBPM[index] : nil,
-                secondOfDay: beatPresent.contains(.secondOfDay) ? beatSecondOfDay[index] : nil,
-                seconds: beatPresent.contains(.seconds) ? beatSeconds[index] : nil,
-                rawTime: string(beatRawTime[index]))
+        // Loops, not `map` with closures: a closure capturing `self` copied the whole batch (every column
+        // retained) for each row.
+        let entries = metadataRange(row)
+        if !entries.isEmpty {
+            sample.metadata.reserveCapacity(entries.count)
+            for index in entries { sample.metadata.append(metadataEntry(index)) }
+        }
+        let beats = beatRange(row)
+        if !beats.isEmpty {
+            sample.beats.reserveCapacity(beats.count)
+            for index in beats {
+                let beatPresent = beatPresence[index]
+                sample.beats.append(
+                    HeartbeatReading(
+                        bpm: beatPresent.contains(.bpm) ? beatBPM[index] : nil,
+                        secondOfDay: beatPresent.contains(.secondOfDay) ? beatSecondOfDay[index] : nil,
+                        seconds: beatPresent.contains(.seconds) ? beatSeconds[index] : nil,
+                        rawTime: string(beatRawTime[index])))
+            }
         }
         return sample
     }

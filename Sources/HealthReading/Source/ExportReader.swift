@@ -98,39 +98,23 @@ public final class ExportReader {
     /// routes, read here) ends a batch as it did when items were cut one by one; then the trailing side files.
     public func produceBatches(_ body: (inout SampleBatch) throws -> Void) throws {
         var out = SampleBatch(vocabulary: Vocabulary())
-        // How far the decoder's batch has been weighed (its other items read), in document order.
-        var (rows, others, weight) = (0, 0, 0)
+        var weighing = SampleBatch.Weighing()
         while !xmlFinished {
             do {
                 xmlFinished = try !document.step()
             } catch let error as ImportError {
                 throw error.located(file: container.path, entry: container.entryLabel)
             }
-            while true {
-                if others < decoder.batch.others.count, decoder.batch.others[others].beforeRow <= rows {
-                    decoder.batch.changeOther(others) { sideFiles.resolved($0) }
-                    weight += decoder.batch.others[others].item.weight
-                    others += 1
-                } else if rows < decoder.batch.rowCount {
-                    weight += 1 + decoder.batch.metadataRange(rows).count + decoder.batch.beatRange(rows).count
-                    rows += 1
-                } else {
-                    break
-                }
-                guard weight >= SampleBatch.fullWeight else { continue }
-                decoder.batch.moveFront(rows: rows, others: others, into: &out)
+            while decoder.batch.weigh(&weighing, resolve: { sideFiles.resolved($0) }) {
+                decoder.batch.moveFront(rows: weighing.rows, others: weighing.others, into: &out)
                 try out.handOn(body)
                 decoder.batch.vocabulary = out.vocabulary
-                (rows, others, weight) = (0, 0, 0)
-            }
-            if xmlFinished, decoder.batch.hasContent {
-                decoder.batch.moveFront(rows: rows, others: others, into: &out)
-                try out.handOn(body)
-                decoder.batch.vocabulary = out.vocabulary
+                weighing = SampleBatch.Weighing()
             }
         }
-        out.vocabulary = decoder.batch.vocabulary
-        weight = 0
+        // The XML's last rows stay in `out`, followed by the trailing side files, cut by the same weight.
+        decoder.batch.moveFront(rows: decoder.batch.rowCount, others: decoder.batch.others.count, into: &out)
+        var weight = out.weight
         while let item = sideFiles.nextTrailingItem() {
             weight += item.weight
             out.append(item)
