@@ -47,7 +47,9 @@ extension UnitStage {
             case .none: continue
             case .notConvertible(let unitText):
                 batch.flags[row] |= SampleFlags.unitNotConvertible.rawValue
-                problems["records whose unit does not convert to the type's unit (kept as exported): \(unitText)", default: 0] +=
+                problems[
+                    "records whose unit does not convert to the type's unit (kept as exported): \(unitText)", default: 0
+                ] +=
                     1
             case .convert(let converter, let target, _, _):
                 let value = batch.value[row]

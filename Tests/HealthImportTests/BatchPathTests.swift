@@ -53,7 +53,9 @@ struct BatchPathTests {
             .joined(separator: "\n")
     }
 
-    static func expectEqual(_ found: [ExportItem], _ expected: [ExportItem], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectEqual(
+        _ found: [ExportItem], _ expected: [ExportItem], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(found.count == expected.count, sourceLocation: sourceLocation)
         for (index, (left, right)) in zip(found, expected).enumerated() {
             if case .sample(let sample) = left, case .sample(let other) = right {

@@ -31,12 +31,13 @@ struct UnitStageTests {
     }
 
     @Test(arguments: Path.allCases) func convertsToTheCanonicalUnitAndKeepsTheExportedOne(path: Path) throws {
-        let (out, report) = try run([
-            .sample(quantity("HKQuantityTypeIdentifierBodyMass", 154.3, "lb")),
-            .sample(quantity("HKQuantityTypeIdentifierBloodGlucose", 5.5, "mmol<180.1558800000541>/L")),
-            .sample(quantity("HKQuantityTypeIdentifierBodyTemperature", 98.6, "degF")),
-            .sample(quantity("HKQuantityTypeIdentifierActiveEnergyBurned", 100, "kJ")),
-            .sample(quantity("HKQuantityTypeIdentifierStepCount", 12, "count")),
+        let (out, report) = try run(
+            [
+                .sample(quantity("HKQuantityTypeIdentifierBodyMass", 154.3, "lb")),
+                .sample(quantity("HKQuantityTypeIdentifierBloodGlucose", 5.5, "mmol<180.1558800000541>/L")),
+                .sample(quantity("HKQuantityTypeIdentifierBodyTemperature", 98.6, "degF")),
+                .sample(quantity("HKQuantityTypeIdentifierActiveEnergyBurned", 100, "kJ")),
+                .sample(quantity("HKQuantityTypeIdentifierStepCount", 12, "count")),
             ], path)
         let samples = out.samples
         #expect(abs(samples[0].value! - 154.3 * 0.45359237) < 1e-9)
@@ -56,9 +57,10 @@ struct UnitStageTests {
     }
 
     @Test(arguments: Path.allCases) func anUnknownOrWrongUnitIsKeptFlaggedAndCounted(path: Path) throws {
-        let (out, report) = try run([
-            .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "furlong")),
-            .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "km")),
+        let (out, report) = try run(
+            [
+                .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "furlong")),
+                .sample(quantity("HKQuantityTypeIdentifierBodyMass", 70, "km")),
             ], path)
         for sample in out.samples {
             #expect(sample.value == 70)

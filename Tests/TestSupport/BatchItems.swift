@@ -27,15 +27,10 @@ extension SampleBatch {
 
     /// The rows (as `Sample`s) and other items, in document order.
     package var items: [ExportItem] {
+        var copy = self
+        var cursor = BatchItemCursor()
         var items: [ExportItem] = []
-        var other = 0
-        for row in 0...rowCount {
-            while other < others.count, others[other].beforeRow <= row {
-                items.append(others[other].item)
-                other += 1
-            }
-            if row < rowCount { items.append(.sample(sample(at: row))) }
-        }
+        while let item = cursor.next(from: &copy) { items.append(item) }
         return items
     }
 }

@@ -1,7 +1,7 @@
 /// A batch's closed rows (as `Sample`s) and its other items, taken out one at a time in document order: an item
-/// of `others` comes before the row it preceded. The one place that interleaves them, for the reader that hands
-/// items on one by one and the chunk decoder that hands them on as a list (an adapter until the stages and
-/// writers take batches: docs/batches.md, step 8).
+/// of `others` comes before the row it preceded. For item-by-item reading (`ExportReader.next`, the chunk decoder
+/// that hands items on as a list, tests); an import writes batches (until the sink takes them, `ImportJob`'s
+/// writing loop walks a batch the same way, with each row's identity).
 package struct BatchItemCursor {
     private var nextRow = 0
     private var nextOther = 0

@@ -36,7 +36,8 @@ extension SampleBatch {
                 weighing.others += 1
             } else if weighing.rows < rowCount {
                 let next = weighing.rows + 1
-                weighing.weight += 1 + Int(metadataStart[next] - metadataStart[weighing.rows])
+                weighing.weight +=
+                    1 + Int(metadataStart[next] - metadataStart[weighing.rows])
                     + Int(beatStart[next] - beatStart[weighing.rows])
                 weighing.rows = next
             } else {
@@ -100,8 +101,10 @@ extension SampleBatch {
         line += other.line[range]
         identity += other.identity[range]
         for row in range {
-            freeText.append(other.presence[row].contains(.freeText) ? other.withBytes(other.freeText[row]) { store($0) } : .empty)
-            rawText.append(other.presence[row].contains(.rawText) ? other.withBytes(other.rawText[row]) { store($0) } : .empty)
+            freeText.append(
+                other.presence[row].contains(.freeText) ? other.withBytes(other.freeText[row]) { store($0) } : .empty)
+            rawText.append(
+                other.presence[row].contains(.rawText) ? other.withBytes(other.rawText[row]) { store($0) } : .empty)
         }
         let entries = Int(other.metadataStart[range.lowerBound])..<Int(other.metadataStart[range.upperBound])
         let entryShift = Int(metadataKey.count) - entries.lowerBound

@@ -36,8 +36,8 @@ public struct SampleBatch: Sendable {
         package static let seconds = BeatPresence(rawValue: 1 << 2)
     }
 
-    /// Rows in a full batch (the weight `BatchCutter` cuts at today).
-    package static let rowCapacity = 4096
+    /// Rows in a full batch of rows without entries (`fullWeight`).
+    package static let rowCapacity = fullWeight
 
     /// The names the rows refer to, as of the batch's last row (the filler's copy: `append(Sample)` interns here).
     package var vocabulary: Vocabulary

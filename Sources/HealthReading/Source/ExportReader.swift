@@ -77,8 +77,8 @@ public final class ExportReader {
         "records in the iOS 8/9 format (compact dates, source=, metadata as attributes), read in full"
 
     /// The next item in document order: the decoder's rows and its other items interleaved as they came.
-    /// A row is handed out as the `Sample` it holds, for the stages and writers that still take `Sample`s
-    /// (an adapter until they take batches: docs/batches.md, step 8).
+    /// A row is handed out as the `Sample` it holds: item-by-item reading for the tests and tools that want it
+    /// (an import takes `produceBatches`).
     public func next() throws -> ExportItem? {
         while true {
             if let item = cursor.next(from: &decoder.batch) { return sideFiles.resolved(item) }
