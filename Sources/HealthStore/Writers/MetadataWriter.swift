@@ -29,6 +29,8 @@ struct MetadataWriter {
     private var keys: NameDictionary
     /// The key ids of the entries being written (reused: no allocation per element).
     private var keyIDs: [Int64] = []
+    /// `metadata_keys` ids by vocabulary key id, for the batch being written (0: not looked up yet).
+    private var batchKeyIDs: [Int64] = []
     private let parentTableID, parentID, keyID, value, number, numberUnit: Int32
 
     init(_ connection: SQLiteConnection, hadData: Bool) throws {
@@ -60,6 +62,41 @@ struct MetadataWriter {
         }
         return entries.count
     }
+
+    /// Starts a batch: its key ids are looked up again (a batch's vocabulary may not be the last one's).
+    mutating func beginBatch(keyCount: Int) {
+        batchKeyIDs.removeAll(keepingCapacity: true)
+        batchKeyIDs.append(contentsOf: repeatElement(0, count: keyCount + 1))
+    }
+
+    /// Writes a batch's entries `entries` (one row's CSR range) as children of `id`; the keys are looked up
+    /// once per batch, in the order the `[MetadataEntry]` form meets them.
+    mutating func write(
+        _ batch: UnsafePointer<SampleBatch>, entries: Range<Int>, units: InternedTexts, parent: MetadataParent,
+        id: Int64
+    ) throws -> Int {
+        for entry in entries {
+            let key = Int(batch.pointee.metadataKey[entry])
+            if batchKeyIDs[key] == 0 {
+                batchKeyIDs[key] = try keys.id(of: batch.pointee.vocabulary.keys.string(UInt32(key)))
+            }
+        }
+        let parentTable = parent.rawValue
+        let first = entries.lowerBound
+        try rows.insert(count: entries.count) { [batchKeyIDs] statement, firstParameter, row in
+            let entry = first + row
+            let unitID = batch.pointee.metadataUnit[entry]
+            statement.bind(firstParameter + parentTableID, parentTable)
+            statement.bind(firstParameter + parentID, id)
+            statement.bind(firstParameter + keyID, batchKeyIDs[Int(batch.pointee.metadataKey[entry])])
+            BatchRow.bindArena(batch.pointee, batch.pointee.metadataValue[entry], statement, firstParameter + value)
+            statement.bind(
+                firstParameter + number,
+                batch.pointee.metadataHasNumber[entry] ? batch.pointee.metadataNumber[entry] : nil)
+            statement.bind(firstParameter + numberUnit, unitID == 0 ? nil : units.string(unitID))
+        }
+        return entries.count
+    }
 }
 
 /// `hrv_beat_rows`: the beat-to-beat readings of HRV records, sixteen to a statement step (a record has ~60).
@@ -88,6 +125,24 @@ struct BeatWriter {
                 statement.bindNull(first + time)
             }
             statement.bind(first + rawTime, beat.rawTime)
+        }
+    }
+
+    /// Writes a batch's beats `range` (one row's CSR range), as `write` writes the row's `Sample` form's.
+    func write(_ batch: UnsafePointer<SampleBatch>, _ range: Range<Int>, sampleID id: Int64) throws {
+        let firstBeat = range.lowerBound
+        try rows.insert(count: range.count) { statement, first, sequence in
+            let beat = firstBeat + sequence
+            let present = batch.pointee.beatPresence[beat]
+            statement.bind(first + sampleID, id)
+            statement.bind(first + seq, sequence)
+            statement.bind(first + bpm, present.contains(.bpm) ? batch.pointee.beatBPM[beat] : nil)
+            if present.contains(.seconds) {
+                statement.bind(first + time, Centiseconds.of(batch.pointee.beatSeconds[beat]))
+            } else {
+                statement.bindNull(first + time)
+            }
+            BatchRow.bindArena(batch.pointee, batch.pointee.beatRawTime[beat], statement, first + rawTime)
         }
     }
 }
