@@ -1,5 +1,6 @@
 import Foundation
 import HealthTestSupport
+import HealthSchema
 import Testing
 
 @testable import HealthModel
@@ -32,6 +33,7 @@ struct BatchWriteTests {
         _ items: [ExportItem], into database: String, by path: Path, options: SQLiteSink.Options = .init()
     ) throws -> Outcome {
         let sink = try SQLiteSink(path: database, timeZone: zone, options: options)
+        if options.feed { sink.beginFeedFile() }
         switch path {
         case .items:
             for item in items { try sink.write(item) }
@@ -48,6 +50,7 @@ struct BatchWriteTests {
             }
             try flush()
         }
+        if options.feed { try sink.endFeedFile(spans: [:]) }
         let summary = try sink.finish(ImportSummary())
         return Outcome(
             rows: sink.rowsByTable, dropped: sink.dropped, warnings: sink.warnings, unknownTypes: sink.unknownTypes,
@@ -129,6 +132,125 @@ struct BatchWriteTests {
                 return items + items.filter { $0.isSample }
             }, options: options)
         #expect(found.isEmpty, "\(found.prefix(8))")
+    }
+}
+
+/// Re-imports, the feed and a failing row through batches.
+extension BatchWriteTests {
+    /// A body-mass sample of `source` with a sync identifier and version.
+    static func synced(_ identifier: String, version: Int, value: Double, source: SampleSource) -> ExportItem {
+        var sample = Sample(type: "HKQuantityTypeIdentifierBodyMass", source: source, line: 1)
+        sample.unit = "kg"
+        sample.value = value
+        sample.startDate = Timestamp.parse("2024-01-02 08:00:00 +0100")
+        sample.endDate = sample.startDate
+        sample.metadata = [
+            MetadataEntry(key: "HKMetadataKeySyncIdentifier", value: identifier),
+            MetadataEntry(key: "HKMetadataKeySyncVersion", value: String(version)),
+            MetadataEntry(key: "HKTimeZone", value: "America/New_York"),
+            MetadataEntry(key: "HKWasUserEntered", value: "1"),
+        ]
+        return .sample(sample)
+    }
+
+    /// A first import of three days (with two synced samples), then five days without every 40th sample (rows
+    /// deleted), with one synced sample at a higher version and one at the same version saying something else
+    /// (both replace their rows), and every sample once more (matched rows, drops).
+    @Test func aReimportWithReplacementsAndDeletionsEqualsTheItemPath() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = directory.file("seed.sqlite")
+        let scale = SampleSource(id: 900, name: "Scale", version: "2", device: nil)
+        _ = try Self.write(
+            try readAllItems(Self.generatedExport(.ios18)).items
+                + [
+                    Self.synced("s-1", version: 1, value: 70, source: scale),
+                    Self.synced("s-2", version: 3, value: 71, source: scale),
+                ], into: seed, by: .items)
+        let later = try Self.generatedExport(.ios18, days: 5)
+        func items() throws -> [ExportItem] {
+            var sampleIndex = 0
+            let items = try readAllItems(later).items.filter { item in
+                guard item.isSample else { return true }
+                sampleIndex += 1
+                return sampleIndex % 40 != 0
+            }
+            let again = SampleSource(id: 900, name: "Scale", version: "2", device: nil)
+            return items + items.filter { $0.isSample }.prefix(500)
+                + [
+                    Self.synced("s-1", version: 2, value: 69, source: again),
+                    Self.synced("s-2", version: 3, value: 72, source: again),
+                ]
+        }
+        let found = try Self.differences(items, seed: seed)
+        #expect(found.isEmpty, "\(found.prefix(8))")
+        // The run does what the test means it to: rows deleted, replaced, unchanged and dropped.
+        let check = directory.file("check.sqlite")
+        try FileManager.default.copyItem(atPath: seed, toPath: check)
+        let outcome = try Self.write(try items(), into: check, by: .items)
+        #expect(outcome.changes.values.contains { $0.deleted > 0 })
+        #expect(outcome.changes.values.contains { $0.unchanged > 0 })
+        #expect(outcome.changes["HKQuantityTypeIdentifierBodyMass"]?.replaced == 2)
+        #expect(outcome.dropped.values.reduce(0, +) > 0)
+    }
+
+    @Test func aFeedRunEqualsTheItemPath() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = directory.file("seed.sqlite")
+        _ = try Self.write(try readAllItems(Self.generatedExport(.ios18)).items, into: seed, by: .items)
+        let later = try Self.generatedExport(.ios18, days: 5)
+        var options = SQLiteSink.Options()
+        options.feed = true
+        let found = try Self.differences({ try readAllItems(later).items.filter { $0.isSample } }, options: options, seed: seed)
+        #expect(found.isEmpty, "\(found.prefix(8))")
+    }
+
+    /// A row that fails in the middle of a batch: the same error, and the rows written before it (and the
+    /// failing row's source) counted as the item path counts them.
+    @Test func aFailingRowReportsWhatWasWrittenBeforeIt() throws {
+        let items = Array(try readAllItems(Self.generatedExport(.ios18)).items.prefix(300))
+        // The last sample with a value and metadata: rows of every kind come before it.
+        let failing = items.lastIndex {
+            if case .sample(let sample) = $0 { sample.value != nil && !sample.metadata.isEmpty } else { false }
+        }
+        let index = try #require(failing)
+        guard case .sample(var poisoned) = items[index] else { return }
+        poisoned.value = 12_345.5
+        poisoned.source = SampleSource(id: 901, name: "Poison", version: nil, device: nil)
+        let written = Array(items[..<index]) + [.sample(poisoned)] + Array(items[(index + 1)...])
+        var outcomes: [[String: Int]] = []
+        var errors: [String] = []
+        for path in [Path.items, .batches(rows: SampleBatch.rowCapacity, identities: true)] {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let sink = try SQLiteSink(path: directory.file("health.sqlite"), timeZone: Self.zone)
+            for table in TrackedTable.sampleTables {
+                try sink.connection.execute(
+                    """
+                    CREATE TEMP TRIGGER fail_\(table.storageName) BEFORE INSERT ON \(table.storageName)
+                    WHEN NEW.value = 12345.5 BEGIN SELECT RAISE(ABORT, 'poisoned row'); END
+                    """)
+            }
+            do {
+                switch path {
+                case .items: for item in written { try sink.write(item) }
+                case .batches:
+                    var batch = SampleBatch(vocabulary: Vocabulary())
+                    for item in written { batch.append(item) }
+                    SampleIdentity.fillIdentity(&batch)
+                    try sink.write(batch, identitiesFilled: true)
+                }
+                Issue.record("no error")
+            } catch {
+                errors.append("\(error)".replacingOccurrences(of: directory.file(""), with: ""))
+            }
+            outcomes.append(sink.rowsByTable)
+            sink.abort(recording: CancellationError(), summary: ImportSummary())
+        }
+        #expect(errors.count == 2 && errors[0] == errors[1] && errors[0].contains("poisoned row"), "\(errors)")
+        #expect(outcomes[0] == outcomes[1])
+        #expect(outcomes[0]["sources", default: 0] > 1 && outcomes[0].values.reduce(0, +) > 100, "\(outcomes[0])")
     }
 }
 
