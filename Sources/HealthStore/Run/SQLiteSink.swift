@@ -150,7 +150,7 @@ public final class SQLiteSink {
     package func write(_ batch: borrowing SampleBatch, identitiesFilled: Bool) throws {
         var report = WriteReport()
         do {
-            try withUnsafePointer(to: batch) { try write($0, identitiesFilled: identitiesFilled, into: &report) }
+            try writeRows(batch, identitiesFilled: identitiesFilled, into: &report)
         } catch let error as SQLiteError {
             apply(report)
             throw end.runError(error)
@@ -161,15 +161,16 @@ public final class SQLiteSink {
         apply(report)
     }
 
-    private func write(_ batch: UnsafePointer<SampleBatch>, identitiesFilled: Bool, into report: inout WriteReport)
+    private func writeRows(_ batch: borrowing SampleBatch, identitiesFilled: Bool, into report: inout WriteReport)
         throws
     {
-        let rowCount = batch.pointee.rowCount
-        let others = batch.pointee.others
+        let rowCount = batch.rowCount
+        let others = batch.others
         var nextOther = 0
         if rowCount > 0 {
             let rows = samples.beginBatch(batch)
-            let fingerprints = identitiesFilled ? nil : BatchFingerprints(batch.pointee.vocabulary)
+            let identities = identitiesFilled ? batch.identity : []
+            let fingerprints = identitiesFilled ? nil : BatchFingerprints(batch.vocabulary)
             for row in 0..<rowCount {
                 while nextOther < others.count, others[nextOther].beforeRow <= row {
                     try write(others[nextOther].item, sampleIdentity: nil, into: &report)
@@ -178,7 +179,7 @@ public final class SQLiteSink {
                 if !options.feed {
                     try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind)
                 }
-                let identity = fingerprints?.fingerprint(batch.pointee, row) ?? batch.pointee.identity[row]
+                let identity = fingerprints?.fingerprint(batch, row) ?? identities[row]
                 try samples.writeTopLevel(rows, row: row, identity: identity, into: &report)
             }
         }

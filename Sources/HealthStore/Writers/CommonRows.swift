@@ -37,12 +37,10 @@ final class CommonRows {
 
     /// A batch's metadata entries `entries` (one row's), as `writeMetadata` writes the row's `[MetadataEntry]`.
     func writeMetadata(
-        _ batch: UnsafePointer<SampleBatch>, entries: Range<Int>, units: InternedTexts, parent: MetadataParent,
-        id: Int64, into report: inout WriteReport
+        _ batch: BatchRows, entries: Range<Int>, parent: MetadataParent, id: Int64, into report: inout WriteReport
     ) throws {
         guard !entries.isEmpty else { return }
-        report.count(
-            .metadata, try metadata.write(batch, entries: entries, units: units, parent: parent, id: id))
+        report.count(.metadata, try metadata.write(batch, entries: entries, parent: parent, id: id))
     }
 
     /// The local day of `instant`, in the sample's own zone (`HKTimeZone`) when it has one.

@@ -72,28 +72,28 @@ struct MetadataWriter {
     /// Writes a batch's entries `entries` (one row's CSR range) as children of `id`; the keys are looked up
     /// once per batch, in the order the `[MetadataEntry]` form meets them.
     mutating func write(
-        _ batch: UnsafePointer<SampleBatch>, entries: Range<Int>, units: InternedTexts, parent: MetadataParent,
+        _ batch: BatchRows, entries: Range<Int>, parent: MetadataParent,
         id: Int64
     ) throws -> Int {
         for entry in entries {
-            let key = Int(batch.pointee.metadataKey[entry])
+            let key = Int(batch.metadataKey[entry])
             if batchKeyIDs[key] == 0 {
-                batchKeyIDs[key] = try keys.id(of: batch.pointee.vocabulary.keys.string(UInt32(key)))
+                batchKeyIDs[key] = try keys.id(of: batch.vocabulary.keys.string(UInt32(key)))
             }
         }
         let parentTable = parent.rawValue
         let first = entries.lowerBound
         try rows.insert(count: entries.count) { [batchKeyIDs] statement, firstParameter, row in
             let entry = first + row
-            let unitID = batch.pointee.metadataUnit[entry]
+            let unitID = batch.metadataUnit[entry]
             statement.bind(firstParameter + parentTableID, parentTable)
             statement.bind(firstParameter + parentID, id)
-            statement.bind(firstParameter + keyID, batchKeyIDs[Int(batch.pointee.metadataKey[entry])])
-            BatchRow.bindArena(batch.pointee, batch.pointee.metadataValue[entry], statement, firstParameter + value)
+            statement.bind(firstParameter + keyID, batchKeyIDs[Int(batch.metadataKey[entry])])
+            batch.bindArena(batch.metadataValue[entry], statement, firstParameter + value)
             statement.bind(
                 firstParameter + number,
-                batch.pointee.metadataHasNumber[entry] ? batch.pointee.metadataNumber[entry] : nil)
-            statement.bind(firstParameter + numberUnit, unitID == 0 ? nil : units.string(unitID))
+                batch.metadataHasNumber[entry] ? batch.metadataNumber[entry] : nil)
+            statement.bind(firstParameter + numberUnit, unitID == 0 ? nil : batch.units.string(unitID))
         }
         return entries.count
     }
@@ -129,20 +129,20 @@ struct BeatWriter {
     }
 
     /// Writes a batch's beats `range` (one row's CSR range), as `write` writes the row's `Sample` form's.
-    func write(_ batch: UnsafePointer<SampleBatch>, _ range: Range<Int>, sampleID id: Int64) throws {
+    func write(_ batch: BatchRows, _ range: Range<Int>, sampleID id: Int64) throws {
         let firstBeat = range.lowerBound
         try rows.insert(count: range.count) { statement, first, sequence in
             let beat = firstBeat + sequence
-            let present = batch.pointee.beatPresence[beat]
+            let present = batch.beatPresence[beat]
             statement.bind(first + sampleID, id)
             statement.bind(first + seq, sequence)
-            statement.bind(first + bpm, present.contains(.bpm) ? batch.pointee.beatBPM[beat] : nil)
+            statement.bind(first + bpm, present.contains(.bpm) ? batch.beatBPM[beat] : nil)
             if present.contains(.seconds) {
-                statement.bind(first + time, Centiseconds.of(batch.pointee.beatSeconds[beat]))
+                statement.bind(first + time, Centiseconds.of(batch.beatSeconds[beat]))
             } else {
                 statement.bindNull(first + time)
             }
-            BatchRow.bindArena(batch.pointee, batch.pointee.beatRawTime[beat], statement, first + rawTime)
+            batch.bindArena(batch.beatRawTime[beat], statement, first + rawTime)
         }
     }
 }

@@ -15,18 +15,18 @@ extension SampleWriter {
 
     /// Starts writing `batch`'s rows: the type and key decisions of the last batch are dropped (its
     /// vocabulary may be another one), the vocabulary's tables taken.
-    func beginBatch(_ batch: UnsafePointer<SampleBatch>) -> BatchRows {
-        let vocabulary = batch.pointee.vocabulary
+    func beginBatch(_ batch: borrowing SampleBatch) -> BatchRows {
+        let vocabulary = batch.vocabulary
         batchTypes.removeAll(keepingCapacity: true)
         batchTypes.append(contentsOf: repeatElement(nil, count: vocabulary.types.count + 1))
-        BatchRows.keyRoles(batch.pointee, into: &batchKeyRoles)
+        BatchRows.keyRoles(batch, into: &batchKeyRoles)
         common.beginBatch(keyCount: vocabulary.keys.count)
         return BatchRows(batch, keyRoles: batchKeyRoles)
     }
 
     /// Row `row` of the batch `beginBatch` started, at the top level: `writeTopLevel` of its `Sample`.
     func writeTopLevel(_ rows: BatchRows, row: Int, identity: Int64, into report: inout WriteReport) throws {
-        let typeIndex = Int(rows.batch.pointee.type[row])
+        let typeIndex = Int(rows.type[row])
         let type = try batchTypes[typeIndex] ?? decideType(typeIndex, rows)
         let sample = BatchRow(rows: rows, row: row, type: type.name)
         if type.kind == nil { report.noteUnknownType(type.name) }
@@ -40,7 +40,7 @@ extension SampleWriter {
     }
 
     private func decideType(_ typeIndex: Int, _ rows: BatchRows) throws -> BatchType {
-        let name = rows.batch.pointee.vocabulary.types.string(UInt32(typeIndex))
+        let name = rows.vocabulary.types.string(UInt32(typeIndex))
         let kind =
             TypeCatalog.isKnown(name) ? TypeCatalog.kind(of: name, hasValue: true, hasText: false, hasUnit: true) : nil
         let type = BatchType(
