@@ -1,6 +1,6 @@
 import Foundation
-import HealthTestSupport
 import HealthSchema
+import HealthTestSupport
 import Testing
 
 @testable import HealthModel
@@ -79,7 +79,8 @@ struct BatchWriteTests {
     /// Differences between the item path's database and each batch path's, by table. `items` is read again for
     /// each path: a document item streams its entry once.
     static func differences(
-        _ items: () throws -> [ExportItem], options: SQLiteSink.Options = .init(), seed: String? = nil
+        _ items: () throws -> [ExportItem], options: SQLiteSink.Options = .init(), seed: String? = nil,
+        paths: [Path] = paths
     ) throws -> [String] {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -117,6 +118,16 @@ struct BatchWriteTests {
         let export = try Self.generatedExport(profile)
         #expect(try readAllItems(export).items.samples.count > 30)
         let found = try Self.differences { try readAllItems(export).items }
+        #expect(found.isEmpty, "\(found.prefix(8))")
+    }
+
+    /// `generate-export --seed 7 --target-mb 20` (52 k samples), as the decoder's batches carry them.
+    @Test func aGenerated20MBExportEqualsTheItemPath() throws {
+        var options = GeneratorOptions(seed: 7, days: 30)
+        options.targetXMLBytes = 20 * 1_048_576
+        let export = try GeneratedExport.zip(options).path
+        let found = try Self.differences(
+            { try readAllItems(export).items }, paths: [.batches(rows: SampleBatch.rowCapacity, identities: true)])
         #expect(found.isEmpty, "\(found.prefix(8))")
     }
 
@@ -202,7 +213,8 @@ extension BatchWriteTests {
         let later = try Self.generatedExport(.ios18, days: 5)
         var options = SQLiteSink.Options()
         options.feed = true
-        let found = try Self.differences({ try readAllItems(later).items.filter { $0.isSample } }, options: options, seed: seed)
+        let found = try Self.differences(
+            { try readAllItems(later).items.filter { $0.isSample } }, options: options, seed: seed)
         #expect(found.isEmpty, "\(found.prefix(8))")
     }
 

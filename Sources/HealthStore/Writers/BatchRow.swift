@@ -65,7 +65,9 @@ final class BatchRows {
     /// The arena's `span` as a `String`.
     func string(_ span: ArenaSpan) -> String {
         let range = Int(span.offset)..<Int(span.offset + span.count)
-        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        return arena.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+        }
     }
 
     /// Binds the arena's `span` as text (copied: the statement is stepped after the closure).

@@ -30,8 +30,10 @@ extension SampleWriter {
         let type = try batchTypes[typeIndex] ?? decideType(typeIndex, rows)
         let sample = BatchRow(rows: rows, row: row, type: type.name)
         if type.kind == nil { report.noteUnknownType(type.name) }
-        let kind = type.kind ?? TypeCatalog.kind(
-            of: type.name, hasValue: sample.value != nil, hasText: sample.hasTextValue, hasUnit: sample.unit != nil)
+        let kind =
+            type.kind
+            ?? TypeCatalog.kind(
+                of: type.name, hasValue: sample.value != nil, hasText: sample.hasTextValue, hasUnit: sample.unit != nil)
         guard
             let (table, id) = try write(
                 sample, table: Self.table(kind), typeID: type.typeID, identity: identity, into: &report)
