@@ -38,9 +38,16 @@ public enum TypeCatalog {
     /// other is a quantity, treated as *discrete*, because summing a type that is not cumulative would invent
     /// totals, while averaging a cumulative one only loses the total (the raw samples stay).
     public static func kind(of sample: Sample) -> SampleKind {
-        if let info = quantityTypes[sample.type] { return info.style.isCumulative ? .cumulative : .discrete }
-        if categoryTypes[sample.type] != nil || sample.isCategory { return .category }
-        if sample.value == nil, sample.textValue != nil, sample.unit == nil { return .category }
+        kind(
+            of: sample.type, hasValue: sample.value != nil, hasText: sample.textValue != nil,
+            hasUnit: sample.unit != nil)
+    }
+
+    /// `kind(of:)` from the record's type and shape (a batch's row has no `Sample`).
+    package static func kind(of type: String, hasValue: Bool, hasText: Bool, hasUnit: Bool) -> SampleKind {
+        if let info = quantityTypes[type] { return info.style.isCumulative ? .cumulative : .discrete }
+        if categoryTypes[type] != nil || Sample.isCategory(type: type) { return .category }
+        if !hasValue, hasText, !hasUnit { return .category }
         return .discrete
     }
 }

@@ -34,7 +34,7 @@ extension SampleIdentity {
 
 /// The vocabulary's tables for one pass over a batch. Copies of its arrays' references, taken once: read
 /// through the shared `Vocabulary` object, each look-up would retain and release them.
-private struct BatchFingerprints {
+package struct BatchFingerprints {
     let types: InternedTexts
     let units: InternedTexts
     let texts: InternedTexts
@@ -42,7 +42,7 @@ private struct BatchFingerprints {
     let sourceStrings: InternedTexts
     let sources: [Vocabulary.SourceTexts]
 
-    init(_ vocabulary: Vocabulary) {
+    package init(_ vocabulary: Vocabulary) {
         types = vocabulary.types
         units = vocabulary.units
         texts = vocabulary.texts
@@ -51,7 +51,7 @@ private struct BatchFingerprints {
         sources = vocabulary.allSourceTexts
     }
 
-    func fingerprint(_ batch: SampleBatch, _ row: Int) -> Int64 {
+    package func fingerprint(_ batch: SampleBatch, _ row: Int) -> Int64 {
         var hasher = StableHasher()
         combine(types, batch.type[row], into: &hasher)
         let source = sources[Int(batch.source[row])]

@@ -137,6 +137,58 @@ public final class SQLiteSink {
         apply(report)
     }
 
+    // MARK: Batches
+
+    /// Writes a batch's rows from its columns and its other items by their writers, in document order (an
+    /// item of `others` before the row it preceded): the same ids, rows, drops, warnings and ledger facts as
+    /// writing the same items one by one (feed runs included: a row is made into a `Sample` only for the
+    /// feed's merge rule). `identitiesFilled`: `batch.identity` holds every row's `SampleIdentity.fingerprint`
+    /// (the decoding thread's identity pass ran); else the rows are fingerprinted here.
+    ///
+    /// One report for the whole batch, applied once: also when a row fails, so the failed run's record counts
+    /// what was written before it.
+    package func write(_ batch: borrowing SampleBatch, identitiesFilled: Bool) throws {
+        var report = WriteReport()
+        do {
+            try writeRows(batch, identitiesFilled: identitiesFilled, into: &report)
+        } catch let error as SQLiteError {
+            apply(report)
+            throw end.runError(error)
+        } catch {
+            apply(report)
+            throw error
+        }
+        apply(report)
+    }
+
+    private func writeRows(_ batch: borrowing SampleBatch, identitiesFilled: Bool, into report: inout WriteReport)
+        throws
+    {
+        let rowCount = batch.rowCount
+        let others = batch.others
+        var nextOther = 0
+        if rowCount > 0 {
+            let rows = samples.beginBatch(batch)
+            let identities = identitiesFilled ? batch.identity : []
+            let fingerprints = identitiesFilled ? nil : BatchFingerprints(batch.vocabulary)
+            for row in 0..<rowCount {
+                while nextOther < others.count, others[nextOther].beforeRow <= row {
+                    try write(others[nextOther].item, sampleIdentity: nil, into: &report)
+                    nextOther += 1
+                }
+                if !options.feed {
+                    try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind)
+                }
+                let identity = fingerprints?.fingerprint(batch, row) ?? identities[row]
+                try samples.writeTopLevel(rows, row: row, identity: identity, into: &report)
+            }
+        }
+        while nextOther < others.count {
+            try write(others[nextOther].item, sampleIdentity: nil, into: &report)
+            nextOther += 1
+        }
+    }
+
     /// Routes the item to the writer of its kind.
     @inline(__always) private func write(_ item: ExportItem, sampleIdentity: Int64?, into report: inout WriteReport)
         throws

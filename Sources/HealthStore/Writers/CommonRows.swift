@@ -32,9 +32,25 @@ final class CommonRows {
         report.count(.metadata, try metadata.write(entries, parent: parent, id: id))
     }
 
+    /// Starts writing a batch's rows (see `MetadataWriter.beginBatch`).
+    func beginBatch(keyCount: Int) { metadata.beginBatch(keyCount: keyCount) }
+
+    /// A batch's metadata entries `entries` (one row's), as `writeMetadata` writes the row's `[MetadataEntry]`.
+    func writeMetadata(
+        _ batch: BatchRows, entries: Range<Int>, parent: MetadataParent, id: Int64, into report: inout WriteReport
+    ) throws {
+        guard !entries.isEmpty else { return }
+        report.count(.metadata, try metadata.write(batch, entries: entries, parent: parent, id: id))
+    }
+
     /// The local day of `instant`, in the sample's own zone (`HKTimeZone`) when it has one.
     @inline(__always) func day(of instant: Timestamp, metadata: [MetadataEntry] = []) -> Int32 {
         localDates.day(of: instant, zoneName: Self.timeZoneName(metadata))
+    }
+
+    /// The local day of `instant` in the zone named by the sample's `HKTimeZone`, else the import's.
+    @inline(__always) func day(of instant: Timestamp, zoneName: String?) -> Int32 {
+        localDates.day(of: instant, zoneName: zoneName)
     }
 
     /// The columns every sample-like table of few rows starts with (correlations, workouts, audiograms): id,
@@ -57,9 +73,7 @@ final class CommonRows {
     }
 
     /// The sample's own time zone (`HKTimeZone` metadata), which decides its `local_date` before the import's.
-    static func timeZoneName(_ metadata: [MetadataEntry]) -> String? {
-        metadata.isEmpty ? nil : metadata.first { $0.key == "HKTimeZone" }?.value
-    }
+    static func timeZoneName(_ metadata: [MetadataEntry]) -> String? { metadata.firstValue(.timeZone) }
 }
 
 extension SQLiteValue {

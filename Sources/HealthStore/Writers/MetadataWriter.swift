@@ -29,6 +29,8 @@ struct MetadataWriter {
     private var keys: NameDictionary
     /// The key ids of the entries being written (reused: no allocation per element).
     private var keyIDs: [Int64] = []
+    /// `metadata_keys` ids by vocabulary key id, for the batch being written (0: not looked up yet).
+    private var batchKeyIDs: [Int64] = []
     private let parentTableID, parentID, keyID, value, number, numberUnit: Int32
 
     init(_ connection: SQLiteConnection, hadData: Bool) throws {
@@ -60,6 +62,41 @@ struct MetadataWriter {
         }
         return entries.count
     }
+
+    /// Starts a batch: its key ids are looked up again (a batch's vocabulary may not be the last one's).
+    mutating func beginBatch(keyCount: Int) {
+        batchKeyIDs.removeAll(keepingCapacity: true)
+        batchKeyIDs.append(contentsOf: repeatElement(0, count: keyCount + 1))
+    }
+
+    /// Writes a batch's entries `entries` (one row's CSR range) as children of `id`; the keys are looked up
+    /// once per batch, in the order the `[MetadataEntry]` form meets them.
+    mutating func write(
+        _ batch: BatchRows, entries: Range<Int>, parent: MetadataParent,
+        id: Int64
+    ) throws -> Int {
+        for entry in entries {
+            let key = Int(batch.metadataKey[entry])
+            if batchKeyIDs[key] == 0 {
+                batchKeyIDs[key] = try keys.id(of: batch.vocabulary.keys.string(UInt32(key)))
+            }
+        }
+        let parentTable = parent.rawValue
+        let first = entries.lowerBound
+        try rows.insert(count: entries.count) { [batchKeyIDs] statement, firstParameter, row in
+            let entry = first + row
+            let unitID = batch.metadataUnit[entry]
+            statement.bind(firstParameter + parentTableID, parentTable)
+            statement.bind(firstParameter + parentID, id)
+            statement.bind(firstParameter + keyID, batchKeyIDs[Int(batch.metadataKey[entry])])
+            batch.bindArena(batch.metadataValue[entry], statement, firstParameter + value)
+            statement.bind(
+                firstParameter + number,
+                batch.metadataHasNumber[entry] ? batch.metadataNumber[entry] : nil)
+            statement.bind(firstParameter + numberUnit, unitID == 0 ? nil : batch.units.string(unitID))
+        }
+        return entries.count
+    }
 }
 
 /// `hrv_beat_rows`: the beat-to-beat readings of HRV records, sixteen to a statement step (a record has ~60).
@@ -88,6 +125,24 @@ struct BeatWriter {
                 statement.bindNull(first + time)
             }
             statement.bind(first + rawTime, beat.rawTime)
+        }
+    }
+
+    /// Writes a batch's beats `range` (one row's CSR range), as `write` writes the row's `Sample` form's.
+    func write(_ batch: BatchRows, _ range: Range<Int>, sampleID id: Int64) throws {
+        let firstBeat = range.lowerBound
+        try rows.insert(count: range.count) { statement, first, sequence in
+            let beat = firstBeat + sequence
+            let present = batch.beatPresence[beat]
+            statement.bind(first + sampleID, id)
+            statement.bind(first + seq, sequence)
+            statement.bind(first + bpm, present.contains(.bpm) ? batch.beatBPM[beat] : nil)
+            if present.contains(.seconds) {
+                statement.bind(first + time, Centiseconds.of(batch.beatSeconds[beat]))
+            } else {
+                statement.bindNull(first + time)
+            }
+            batch.bindArena(batch.beatRawTime[beat], statement, first + rawTime)
         }
     }
 }

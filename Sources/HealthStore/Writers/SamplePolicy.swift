@@ -18,7 +18,7 @@ protocol SampleLookups: AnyObject {
     func isUnseenEarlierRow(_ row: SyncedRow) -> Bool
 }
 
-/// Where a sample goes, decided before its row is written, by the rules in the order they apply: the feed's
+/// Where a sample (a `Sample` or a batch's row: `SampleFields`) goes, decided before its row is written, by the rules in the order they apply: the feed's
 /// merge rule (feed runs), the look-up of a record without a start (a new database, whose UNIQUE index sees
 /// NULL starts as all different), the match against earlier runs (a re-import), and the sync version
 /// (`SyncDecision`). The exact-duplicate rule (`DuplicateRule`) runs inside each look-up, and once more as the
@@ -56,8 +56,8 @@ struct SamplePolicy {
     }
 
     @inline(__always)
-    func destination<Lookups: SampleLookups>(
-        of sample: borrowing Sample, table: TrackedTable, typeID: Int64, identity fingerprint: Int64,
+    func destination<Fields: SampleFields, Lookups: SampleLookups>(
+        of sample: Fields, table: TrackedTable, typeID: Int64, identity fingerprint: Int64,
         lookups: Lookups
     ) throws -> Destination {
         var identity = fingerprint
@@ -66,7 +66,7 @@ struct SamplePolicy {
         // with --keep-duplicates.
         let duplicates = DuplicateRule(dropsDuplicates: dropsExactDuplicates && !sample.flags.contains(.badDate))
         if isFeed {
-            switch try lookups.feedPlacement(of: sample, table: table, identity: identity) {
+            switch try lookups.feedPlacement(of: sample.asSample, table: table, identity: identity) {
             case .skip: return .notStored(nil)
             case .kept(let id): return .keptFeedRow(id: id)
             case .insert: break
@@ -94,7 +94,7 @@ struct SamplePolicy {
             case .free(let free): identity = free
             }
         }
-        guard keepsHighestSyncVersion, let sync = SyncKey(sample.metadata) else {
+        guard keepsHighestSyncVersion, let sync = SyncKey(sample) else {
             return .insert(Insertion(identity: identity, duplicates: duplicates))
         }
         var replaces: SyncedRow?

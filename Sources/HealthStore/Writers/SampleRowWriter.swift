@@ -46,25 +46,10 @@ struct SampleRowWriter {
         _ sample: borrowing Sample, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
         flags rowFlags: Int64, origin rowOrigin: RowOrigin
     ) {
+        bindCommon(
+            id: rowID, typeID: type, sourceID: source, start: sample.startDate, end: sample.endDate,
+            creation: sample.creationDate, localDay: localDay, flags: rowFlags, line: sample.line, origin: rowOrigin)
         let statement = insert.statement
-        statement.bind(id, rowID)
-        statement.bind(typeID, type)
-        statement.bind(sourceID, source)
-        bindStart(statement, start, sample.startDate, slot: 0)
-        bindSeconds(statement, end, sample.endDate)
-        bindSeconds(statement, creation, sample.creationDate)
-        if let any = sample.startDate ?? sample.endDate ?? sample.creationDate {
-            statement.bind(offset, Int64(any.offsetSeconds))
-        } else {
-            statement.bindNull(offset)
-        }
-        if let localDay {
-            let slot = scratch.bytes + 32
-            TimestampFormatting.writeDay(localDay, into: slot)
-            statement.bindStaticText(localDate, slot, count: TimestampFormatting.dateLength)
-        } else {
-            statement.bindNull(localDate)
-        }
         if table == .category {
             statement.bind(value, sample.textValue)
             statement.bindNull(unit)
@@ -91,8 +76,72 @@ struct SampleRowWriter {
                 statement.bindNull(rawUnit)
             }
         }
+    }
+
+    /// Binds every column of a batch's row but the identity, from its columns (the same values as `bind` of
+    /// the row's `Sample`: the value columns follow the same rules, texts compared as `String`s).
+    mutating func bind(
+        _ sample: borrowing BatchRow, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
+        flags rowFlags: Int64, origin rowOrigin: RowOrigin
+    ) {
+        bindCommon(
+            id: rowID, typeID: type, sourceID: source, start: sample.startDate, end: sample.endDate,
+            creation: sample.creationDate, localDay: localDay, flags: rowFlags, line: sample.line, origin: rowOrigin)
+        let statement = insert.statement
+        if table == .category {
+            sample.bindTextValue(statement, value)
+            statement.bindNull(unit)
+            // Stored only where it differs from `value`; the view shows `value` otherwise.
+            if let raw = sample.rawTextValue, raw != sample.textValue {
+                statement.bind(rawValue, raw)
+            } else {
+                statement.bindNull(rawValue)
+            }
+            statement.bindNull(rawUnit)
+        } else {
+            let number = sample.value
+            statement.bind(value, number)
+            statement.bind(unit, sample.unit)
+            if let raw = sample.rawValue ?? number {
+                if raw == number { statement.bindNull(rawValue) } else { statement.bind(rawValue, raw) }
+            } else {
+                sample.bindTextValue(statement, rawValue)
+            }
+            if sample.hasRawUnitOtherThanUnit {
+                statement.bind(rawUnit, sample.rawUnit)
+            } else {
+                statement.bindNull(rawUnit)
+            }
+        }
+    }
+
+    /// The columns every form binds alike.
+    private mutating func bindCommon(
+        id rowID: Int64, typeID type: Int64, sourceID source: Int64, start startDate: Timestamp?,
+        end endDate: Timestamp?, creation creationDate: Timestamp?, localDay: Int32?, flags rowFlags: Int64,
+        line rowLine: Int32, origin rowOrigin: RowOrigin
+    ) {
+        let statement = insert.statement
+        statement.bind(id, rowID)
+        statement.bind(typeID, type)
+        statement.bind(sourceID, source)
+        bindStart(statement, start, startDate, slot: 0)
+        bindSeconds(statement, end, endDate)
+        bindSeconds(statement, creation, creationDate)
+        if let any = startDate ?? endDate ?? creationDate {
+            statement.bind(offset, Int64(any.offsetSeconds))
+        } else {
+            statement.bindNull(offset)
+        }
+        if let localDay {
+            let slot = scratch.bytes + 32
+            TimestampFormatting.writeDay(localDay, into: slot)
+            statement.bindStaticText(localDate, slot, count: TimestampFormatting.dateLength)
+        } else {
+            statement.bindNull(localDate)
+        }
         statement.bind(flags, rowFlags)
-        statement.bind(line, Int64(sample.line))
+        statement.bind(line, Int64(rowLine))
         statement.bind(origin, rowOrigin.rawValue)
     }
 

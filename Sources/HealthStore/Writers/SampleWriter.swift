@@ -15,20 +15,24 @@ final class SampleWriter: SampleLookups {
     /// The last id given out per sample table, by `TrackedTable` raw value.
     private(set) var lastIDs: [Int64]
     /// `type_names`: the id of each sample type.
-    private var typeNames: NameDictionary
+    var typeNames: NameDictionary
     /// The table decision of the last type seen, and its `type_names` id: exports are grouped by type.
     /// `kind` is nil for types missing from the catalog, whose table depends on each sample's shape.
     private var lastKind: (type: String, kind: TypeCatalog.SampleKind?, correlationChild: Bool, typeID: Int64)?
     private let beats: BeatWriter
     /// Top-level samples that a correlation may list again as children, by identity → (table, id).
-    private let correlationCandidates: CorrelationCandidates
+    let correlationCandidates: CorrelationCandidates
     private let sync: SyncVersions
-    private let common: CommonRows
+    let common: CommonRows
     private let session: ReimportSession
     private let feed: FeedMerge
     /// What the feed's merge did while answering `feedPlacement`, a `SampleLookups` question asked inside the
     /// policy, which has no report to pass on: moved into the write's report as soon as the policy returns.
     private var feedReport = WriteReport()
+    /// The batch being written: each type's decisions by vocabulary type id (nil: not made yet), and the
+    /// roles of its metadata keys (SampleWriter+Batch.swift).
+    var batchTypes: [BatchType?] = []
+    var batchKeyRoles: [Int8] = []
 
     init(
         _ connection: SQLiteConnection, policy: SamplePolicy, lastIDs: LastRowIDs, hadData: Bool,
@@ -79,6 +83,13 @@ final class SampleWriter: SampleLookups {
     /// database is only looked up, never written.
     func write(_ sample: Sample, identity: Int64, into report: inout WriteReport) throws -> (TrackedTable, Int64)? {
         let (table, typeID) = try kind(of: sample, into: &report)
+        return try write(sample, table: table, typeID: typeID, identity: identity, into: &report)
+    }
+
+    /// Writes one sample (a `Sample` or a batch's row) of a table and type decided by the caller.
+    @inline(__always) func write<Fields: SampleFields>(
+        _ sample: Fields, table: TrackedTable, typeID: Int64, identity: Int64, into report: inout WriteReport
+    ) throws -> (TrackedTable, Int64)? {
         // The feed's facts reach this item's report also when the policy throws after the feed placed it.
         defer {
             if policy.isFeed {
@@ -116,15 +127,19 @@ final class SampleWriter: SampleLookups {
         // Set just above.
         let current = lastKind!
         if current.kind == nil { report.noteUnknownType(sample.type) }
-        switch current.kind ?? TypeCatalog.kind(of: sample) {
-        case .cumulative: return (.cumulative, current.typeID)
-        case .discrete: return (.discrete, current.typeID)
-        case .category: return (.category, current.typeID)
+        return (Self.table(current.kind ?? TypeCatalog.kind(of: sample)), current.typeID)
+    }
+
+    @inline(__always) static func table(_ kind: TypeCatalog.SampleKind) -> TrackedTable {
+        switch kind {
+        case .cumulative: .cumulative
+        case .discrete: .discrete
+        case .category: .category
         }
     }
 
-    private func insert(
-        _ sample: Sample, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion,
+    private func insert<Fields: SampleFields>(
+        _ sample: Fields, table: TrackedTable, typeID: Int64, _ insertion: SamplePolicy.Insertion,
         into report: inout WriteReport
     ) throws -> (TrackedTable, Int64)? {
         var replacing = false
@@ -133,10 +148,14 @@ final class SampleWriter: SampleLookups {
         lastIDs[index] += 1
         let id = lastIDs[index]
         let sourceID = try common.writeSource(sample.source, into: &report)
-        let localDay = (sample.startDate ?? sample.endDate).map { common.day(of: $0, metadata: sample.metadata) }
-        let flags = Int64(sample.flags.rawValue) | (Self.isUserEntered(sample.metadata) ? Self.userEnteredFlag : 0)
-        rowWriters[index].bind(
-            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags, origin: origin)
+        let localDay = (sample.startDate ?? sample.endDate).map {
+            common.day(of: $0, zoneName: sample.metadataValue(.timeZone))
+        }
+        let userEntered = sample.hasMetadata(.userEntered, value: "1")
+        let flags = Int64(sample.flags.rawValue) | (userEntered ? Self.userEnteredFlag : 0)
+        sample.bind(
+            into: &rowWriters[index], id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags,
+            origin: origin)
         // The insert is the look-up: the UNIQUE (type_id, start_date, identity) index refuses a taken identity.
         let placement = try insertion.duplicates.place(insertion.identity) { candidate in
             try rowWriters[index].store(identity: candidate, connection) ? .free : .taken
@@ -153,20 +172,14 @@ final class SampleWriter: SampleLookups {
         if let key = insertion.sync {
             try sync.remember(source: sample.source.name, key: key, row: SyncedRow(table: .samples(table), id: id))
         }
-        try common.writeMetadata(sample.metadata, parent: MetadataParent(table), id: id, into: &report)
-        if !sample.beats.isEmpty {
-            try beats.write(sample.beats, sampleID: id)
-            report.count(.hrvBeats, sample.beats.count)
-        }
+        try sample.writeMetadata(common, parent: MetadataParent(table), id: id, into: &report)
+        let beatCount = try sample.writeBeats(beats, sampleID: id)
+        if beatCount > 0 { report.count(.hrvBeats, beatCount) }
         return (table, id)
     }
 
     /// The `flags` bit of samples entered by hand; set here rather than in `SampleFlags`, which lists problems.
     static let userEnteredFlag: Int64 = 512
-
-    static func isUserEntered(_ metadata: [MetadataEntry]) -> Bool {
-        !metadata.isEmpty && metadata.contains { $0.key == "HKWasUserEntered" && $0.value == "1" }
-    }
 
     // MARK: SampleLookups, from the database
 

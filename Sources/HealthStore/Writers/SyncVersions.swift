@@ -42,10 +42,20 @@ struct SyncKey: Equatable {
 
     /// The key in `metadata`, if it has a sync identifier.
     init?(_ metadata: [MetadataEntry]) {
-        guard !metadata.isEmpty, let identifier = metadata.first(where: { $0.key == Self.identifierKey })?.value
-        else { return nil }
+        guard let identifier = metadata.firstValue(.syncIdentifier) else { return nil }
+        self.init(identifier: identifier, version: metadata.firstValue(.syncVersion))
+    }
+
+    /// A sample's key (a `Sample` or a batch's row), if it has a sync identifier.
+    init?<Fields: SampleFields>(_ sample: Fields) {
+        guard let identifier = sample.metadataValue(.syncIdentifier) else { return nil }
+        self.init(identifier: identifier, version: sample.metadataValue(.syncVersion))
+    }
+
+    /// `version`: the version's text, 0 when it is missing or not a number.
+    private init(identifier: String, version: String?) {
         self.identifier = identifier
-        version = metadata.first { $0.key == Self.versionKey }.flatMap { Int64($0.value) } ?? 0
+        self.version = version.flatMap { Int64($0) } ?? 0
     }
 
     init(identifier: String, version: Int64) {
