@@ -32,25 +32,19 @@ extension ImportJob {
         return produced.value.summary
     }
 
-    /// Writes a received batch's rows and other items in document order, one item at a time (until the sink
-    /// writes batches: then this is `sink.write(batch)`). A row is built into its `Sample` here; an item is
-    /// borrowed from the batch, not copied out of it (a retain and a release of every string and array it holds).
+    /// Writes a received batch: its rows from their columns, its other items by their writers, in document
+    /// order. When this thread reads the workouts' route files, each workout's are read just before it is
+    /// written (one workout's points in memory at a time).
     private func write(_ received: ItemBatch, into sink: SQLiteSink, writerRoutes: inout RouteResolver?) throws {
-        let batch = received.batch
-        var other = 0
-        for row in 0...batch.rowCount {
-            while other < batch.others.count, batch.others[other].beforeRow <= row {
-                if writerRoutes != nil, case .workout(var workout) = batch.others[other].item {
-                    writerRoutes?.resolve(&workout)
-                    try sink.write(.workout(workout))
-                } else {
-                    try sink.write(batch.others[other].item, sampleIdentity: received.hasIdentities ? 0 : nil)
-                }
-                other += 1
+        guard var routes = writerRoutes else {
+            return try sink.write(received.batch, identitiesFilled: received.hasIdentities)
+        }
+        defer { writerRoutes = routes }
+        try sink.write(received.batch, identitiesFilled: received.hasIdentities) { item in
+            if case .workout(var workout) = item {
+                routes.resolve(&workout)
+                item = .workout(workout)
             }
-            guard row < batch.rowCount else { break }
-            try sink.write(
-                .sample(batch.sample(at: row)), sampleIdentity: received.hasIdentities ? batch.identity[row] : nil)
         }
     }
 

@@ -146,11 +146,14 @@ public final class SQLiteSink {
     /// (the decoding thread's identity pass ran); else the rows are fingerprinted here.
     ///
     /// One report for the whole batch, applied once: also when a row fails, so the failed run's record counts
-    /// what was written before it.
-    package func write(_ batch: borrowing SampleBatch, identitiesFilled: Bool) throws {
+    /// what was written before it. `completing`: called on each other item just before it is written (the
+    /// writing thread resolves workouts' routes there in a re-import: one workout's points in memory at a time).
+    package func write(
+        _ batch: borrowing SampleBatch, identitiesFilled: Bool, completing: ((inout ExportItem) -> Void)? = nil
+    ) throws {
         var report = WriteReport()
         do {
-            try writeRows(batch, identitiesFilled: identitiesFilled, into: &report)
+            try writeRows(batch, identitiesFilled: identitiesFilled, completing: completing, into: &report)
         } catch let error as SQLiteError {
             apply(report)
             throw end.runError(error)
@@ -161,9 +164,10 @@ public final class SQLiteSink {
         apply(report)
     }
 
-    private func writeRows(_ batch: borrowing SampleBatch, identitiesFilled: Bool, into report: inout WriteReport)
-        throws
-    {
+    private func writeRows(
+        _ batch: borrowing SampleBatch, identitiesFilled: Bool, completing: ((inout ExportItem) -> Void)?,
+        into report: inout WriteReport
+    ) throws {
         let rowCount = batch.rowCount
         let others = batch.others
         var nextOther = 0
@@ -173,7 +177,7 @@ public final class SQLiteSink {
             let fingerprints = identitiesFilled ? nil : BatchFingerprints(batch.vocabulary)
             for row in 0..<rowCount {
                 while nextOther < others.count, others[nextOther].beforeRow <= row {
-                    try write(others[nextOther].item, sampleIdentity: nil, into: &report)
+                    try writeOther(others[nextOther].item, completing: completing, into: &report)
                     nextOther += 1
                 }
                 if !options.feed {
@@ -184,9 +188,19 @@ public final class SQLiteSink {
             }
         }
         while nextOther < others.count {
-            try write(others[nextOther].item, sampleIdentity: nil, into: &report)
+            try writeOther(others[nextOther].item, completing: completing, into: &report)
             nextOther += 1
         }
+    }
+
+    /// An item of a batch's `others`, borrowed unless it must be completed first.
+    @inline(__always) private func writeOther(
+        _ item: ExportItem, completing: ((inout ExportItem) -> Void)?, into report: inout WriteReport
+    ) throws {
+        guard let completing else { return try write(item, sampleIdentity: nil, into: &report) }
+        var completed = item
+        completing(&completed)
+        try write(completed, sampleIdentity: nil, into: &report)
     }
 
     /// Routes the item to the writer of its kind.
