@@ -36,9 +36,9 @@ public struct ImportJob {
     package var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
     /// Threads decoding the export's XML (`--threads`): 1 reads it as `ExportReader` always did; more cut it
     /// into chunks decoded at once (`ParallelExportReader`), with the same rows, ids, warnings and errors.
-    /// One by default: while the decoders hand on items rather than batches, a second one gains nothing on two
-    /// cores and its chunks in flight raise the peak memory above the 64 MB bound (docs/batches.md, step 10);
-    /// the default becomes the machine's cores when both are mended.
+    /// One by default: the one writing thread bounds the import (measured: docs/performance.md, 2026-12-07), so
+    /// more decoders gain nothing on two cores, and on more cores only where decoding outweighs writing (GPX
+    /// routes), while each worker adds a few megabytes of chunks in flight.
     public var threads = 1
     public static let maximumThreads = 64
     /// The size the XML is cut into for several threads; tests lower it to cut a small export into many chunks.

@@ -14,6 +14,9 @@ package final class WorkerThread: @unchecked Sendable {
     /// recursion (the XML parser's stages), else the system's default.
     package init(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable (WorkerThread) throws -> Void) {
         let thread = Thread { [self] in
+            // Foundation on Linux names the system thread (what `top -H` shows) only when the name is set from
+            // the thread itself; set before `start()` it stays Foundation's own.
+            Thread.current.name = name
             var failure: Error?
             do { try body(self) } catch { failure = error }
             condition.withLock {

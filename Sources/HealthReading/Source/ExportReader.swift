@@ -114,16 +114,7 @@ public final class ExportReader {
         }
         // The XML's last rows stay in `out`, followed by the trailing side files, cut by the same weight.
         decoder.batch.moveFront(rows: decoder.batch.rowCount, others: decoder.batch.others.count, into: &out)
-        var weight = out.weight
-        while let item = sideFiles.nextTrailingItem() {
-            weight += item.weight
-            out.append(item)
-            if weight >= SampleBatch.fullWeight {
-                try out.handOn(body)
-                weight = 0
-            }
-        }
-        if out.hasContent { try out.handOn(body) }
+        try sideFiles.handOnTrailingItems(after: &out, body)
     }
 
     /// Side files read whole: FHIR resources are a few kilobytes, an ECG of 30 s ~120 KB. An import holds a

@@ -3,9 +3,8 @@ import HealthModel
 /// What the decoding thread reads from: an export (`ExportReader`) or a feed file (a `FeedReader`, such as
 /// `HealthAutoExportReader`).
 ///
-/// An import takes batches (`produceBatches`); a source that yields items one at a time (the feed readers,
-/// `ParallelExportReader`) implements `produce`, and the default `produceBatches` collects its items into
-/// batches on the same thread.
+/// An import takes batches (`produceBatches`); a source that yields items one at a time (the feed readers)
+/// implements `produce`, and the default `produceBatches` collects its items into batches on the same thread.
 public protocol ItemSource: AnyObject {
     /// Pushes every item, one at a time, in order, into `body`.
     func produce(_ body: (consuming ExportItem) throws -> Void) throws

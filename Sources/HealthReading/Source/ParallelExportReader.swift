@@ -1,18 +1,19 @@
 import Foundation
 import HealthModel
 
-/// `ExportReader` on N threads (docs/batches.md, "Decoding on N cores"): the same items in the same order, the
-/// same source ids, warnings and counts, and the same first error, for any N.
+/// `ExportReader` on N threads (docs/batches.md, "Decoding on N cores"): the same rows and items in the same
+/// order, the same source ids, warnings and counts, and the same first error, for any N.
 ///
 /// One thread inflates, filters and cuts the XML (`TopLevelSplitter`); run r of chunks (a chunk and those that
-/// continue its parse) goes to worker r mod N, which decodes it with its own `ExportChunkDecoder` and reads the
-/// side files its items reference (GPX routes when `resolvesRoutes`, clinical resources), so that slow work
-/// runs in parallel too. `produce` receives from the workers in that same rotation, so items come in export
-/// order without a reordering buffer, renumbers each parse's sources in chunk order (which gives the whole
-/// decode's ids), and hands items on. Every channel holds two chunks: memory stays a few chunks per worker.
+/// continue its parse) goes to worker r mod N, which decodes it with its own `ExportChunkDecoder` into a batch
+/// and cuts that by weight, reading the side files its items reference (GPX routes when `resolvesRoutes`,
+/// clinical resources), so that slow work runs in parallel too. `produceBatches` receives from the workers in
+/// that same rotation, so batches come in export order without a reordering buffer, renumbers each parse's
+/// names (`VocabularyMerge`) and sources (`SourceRenumbering`) in chunk order, which gives the whole decode's
+/// ids, and hands the batches on. Every channel holds one chunk or batch: memory stays a few chunks per worker.
 ///
-/// An error ends the run with the first error in export order: a worker's error reaches `produce` only after
-/// the chunks before it, the splitter's after every chunk it cut. Whatever ends `produce` (an error, or `body`
+/// An error ends the run with the first error in export order: a worker's error reaches `produceBatches` only
+/// after the chunks before it, the splitter's after every chunk it cut. Whatever ends it (an error, or `body`
 /// throwing) cancels every channel and joins every thread, so nothing waits forever.
 public final class ParallelExportReader: ItemSource {
     public let container: ExportContainer
@@ -52,25 +53,44 @@ public final class ParallelExportReader: ItemSource {
     }
     public var elementCounts: [String: Int] { counts }
 
-    public func produce(_ body: (consuming ExportItem) throws -> Void) throws {
+    /// Every item as batches, in export order: each worker's batches (cut by weight as `ExportReader` cuts its
+    /// own) with their names and sources renumbered into the run's, then the trailing side files.
+    public func produceBatches(_ body: (inout SampleBatch) throws -> Void) throws {
         guard let stream = main else { throw ImportError(.internal, "an export is read once") }
         main = nil
         let run = ParallelDecodeRun(reader: self, stream: stream)
         defer { run.stopAndJoin() }
         var sources = SourceRenumbering()
+        var merge = VocabularyMerge()
+        var vocabulary = Vocabulary()
         var worker = 0
+        var startsChunk = true
         while true {
-            guard let decoded = try run.workers[worker].output.receive() else {
+            guard var decoded = try run.workers[worker].output.receive() else {
                 // The worker ended before the last chunk: the splitter stopped, with its error.
                 try run.splitterFailure()
                 throw ImportError(.internal, "the XML splitter ended without its last chunk")
             }
-            if !decoded.continuesPrevious { sources.beginParse() }
+            if startsChunk, !decoded.continuesPrevious {
+                sources.beginParse()
+                merge.beginParse()
+            }
             sources.add(decoded.newSources)
+            for source in decoded.newSources {
+                merge.add(source: source.id, as: sources.renumbered(source), in: &vocabulary)
+            }
+            merge.merge(&decoded.batch, into: &vocabulary)
+            for index in decoded.batch.others.indices { decoded.batch.changeOther(index) { sources.renumbered($0) } }
             bytesRead = decoded.inputBytesRead
-            for item in decoded.items { try body(sources.renumbered(item)) }
-            if decoded.isLast { break }
-            if !decoded.continuedByNext { worker = (worker + 1) % threads }
+            if decoded.batch.hasContent {
+                try body(&decoded.batch)
+                vocabulary = decoded.batch.vocabulary
+            }
+            startsChunk = decoded.endsChunk
+            if decoded.endsChunk {
+                if decoded.isLast { break }
+                if !decoded.continuedByNext { worker = (worker + 1) % threads }
+            }
         }
         run.stopAndJoin()
         for box in run.workers {
@@ -80,7 +100,16 @@ public final class ParallelExportReader: ItemSource {
             sideFiles.addWarnings(box.sideFiles.value.warnings)
         }
         (removed, replaced) = run.filterCounts.value
-        while let item = sideFiles.nextTrailingItem() { try body(item) }
+        var trailing = SampleBatch(vocabulary: vocabulary)
+        try sideFiles.handOnTrailingItems(after: &trailing, body)
+    }
+
+    /// Item by item, for tests: the batches' rows as `Sample`s and their other items, in export order.
+    public func produce(_ body: (consuming ExportItem) throws -> Void) throws {
+        try produceBatches { batch in
+            var cursor = BatchItemCursor()
+            while let item = cursor.next(from: &batch) { try body(item) }
+        }
     }
 }
 
@@ -108,11 +137,16 @@ struct OwnedChunk: Sendable {
 /// storage on the worker).
 extension TopLevelChunk: @unchecked Sendable {}
 
-/// What a worker hands to `produce` for one chunk.
-struct DecodedChunk: Sendable {
-    var items: [ExportItem]
+/// What a worker hands to `produce`: a chunk's rows and items, cut by weight into one or more batches.
+struct DecodedBatch: Sendable {
+    /// Names and sources are the parse's own ids.
+    var batch: SampleBatch
+    /// The sources the chunk's parse met first (on a chunk's first batch; empty on the others).
     var newSources: [SampleSource]
+    /// Of the chunk this batch is part of.
     var continuesPrevious: Bool
+    /// This is the chunk's last batch; the flags below are the chunk's.
+    var endsChunk: Bool
     var continuedByNext: Bool
     var isLast: Bool
     var inputBytesRead: UInt64
@@ -121,8 +155,9 @@ struct DecodedChunk: Sendable {
 /// The threads of one `ParallelExportReader.produce`: the splitter and the workers, with their channels.
 final class ParallelDecodeRun {
     final class Worker {
-        let input = BoundedChannel<OwnedChunk>(capacity: 2)
-        let output = BoundedChannel<DecodedChunk>(capacity: 2)
+        let input = BoundedChannel<OwnedChunk>(capacity: 1)
+        /// Batches of about `SampleBatch.fullWeight` (or one heavy item): bounded by weight, as `ItemQueue` is.
+        let output = BoundedChannel<DecodedBatch>(capacity: 1)
         /// Read by `produce` only after the worker's thread is joined.
         let decoder = Handoff(ExportChunkDecoder())
         let sideFiles: Handoff<SideFiles>
@@ -192,15 +227,30 @@ final class ParallelDecodeRun {
     private static func decode(_ worker: Worker, container: ExportContainer) {
         do {
             while let owned = try worker.input.receive() {
-                let decoded = try owned.decode(with: worker.decoder.value)
-                var items: [ExportItem] = []
-                items.reserveCapacity(decoded.items.count)
-                for item in decoded.items { items.append(worker.sideFiles.value.resolved(item)) }
+                var decoded = try owned.decode(with: worker.decoder.value)
                 let chunk = owned.chunk
-                let out = DecodedChunk(
-                    items: items, newSources: Array(decoded.newSources), continuesPrevious: chunk.continuesPrevious,
-                    continuedByNext: chunk.continuedByNext, isLast: chunk.isLast, inputBytesRead: chunk.inputBytesRead)
-                guard worker.output.send(out) else { break }
+                var newSources = Array(decoded.newSources)
+                func out(_ batch: SampleBatch, endsChunk: Bool) -> DecodedBatch {
+                    defer { newSources = [] }
+                    return DecodedBatch(
+                        batch: batch, newSources: newSources, continuesPrevious: chunk.continuesPrevious,
+                        endsChunk: endsChunk, continuedByNext: chunk.continuedByNext, isLast: chunk.isLast,
+                        inputBytesRead: chunk.inputBytesRead)
+                }
+                // Cut as `ExportReader` cuts its batch: side files read as they are weighed, so a workout with
+                // its routes ends a batch and the channel holds two batches' weight.
+                var weighing = SampleBatch.Weighing()
+                var cancelled = false
+                while decoded.batch.weigh(&weighing, resolve: { worker.sideFiles.value.resolved($0) }) {
+                    var front = SampleBatch(vocabulary: decoded.batch.vocabulary)
+                    decoded.batch.moveFront(rows: weighing.rows, others: weighing.others, into: &front)
+                    weighing = SampleBatch.Weighing()
+                    guard worker.output.send(out(front, endsChunk: false)) else {
+                        cancelled = true
+                        break
+                    }
+                }
+                guard !cancelled, worker.output.send(out(decoded.batch, endsChunk: true)) else { break }
             }
             worker.output.finish()
         } catch let error as ImportError {

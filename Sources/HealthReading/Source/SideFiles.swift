@@ -70,6 +70,21 @@ struct SideFiles {
         }
     }
 
+    /// Hands on `out` (the XML's last rows and items, possibly none) followed by the trailing side files, cut at
+    /// `SampleBatch.fullWeight` as the XML's batches are: one definition for both readers.
+    mutating func handOnTrailingItems(after out: inout SampleBatch, _ body: (inout SampleBatch) throws -> Void) throws {
+        var weight = out.weight
+        while let item = nextTrailingItem() {
+            weight += item.weight
+            out.append(item)
+            if weight >= SampleBatch.fullWeight {
+                try out.handOn(body)
+                weight = 0
+            }
+        }
+        if out.hasContent { try out.handOn(body) }
+    }
+
     /// ECG CSVs and CDA documents come after the XML, as the exporter writes them. Read one at a time: an
     /// export can hold hundreds of recordings, and holding them all at once would make memory grow with it.
     /// The CDA document is only opened here; its bytes are read by the sink.

@@ -24,11 +24,22 @@ package final class ExportChunkDecoder {
 
     /// What one chunk gave.
     package struct Decoded {
-        /// In document order.
-        package var items: [ExportItem]
+        /// The chunk's records as rows and its other items, in document order. Names are ids in the parse's own
+        /// vocabulary (the batch carries a copy), sources the parse's own ids: `VocabularyMerge` and
+        /// `SourceRenumbering` turn them into the whole decode's.
+        package var batch: SampleBatch
         /// The sources this chunk's parse interned first, in the order it did (their `id`s are the parse's own,
         /// from 1): the one writer renumbers them in chunk order, which gives the whole decode's ids.
         package var newSources: ArraySlice<SampleSource>
+
+        /// The batch's items one by one, in document order (for tests that compare items).
+        package var items: [ExportItem] {
+            var batch = batch
+            var cursor = BatchItemCursor()
+            var items: [ExportItem] = []
+            while let item = cursor.next(from: &batch) { items.append(item) }
+            return items
+        }
     }
 
     package func decode(_ chunk: TopLevelChunk) throws -> Decoded {
@@ -48,7 +59,10 @@ package final class ExportChunkDecoder {
             try chunk.closing.withUnsafeBytes { try parser.feed($0) }
             try parser.finish()
         }
-        let decoded = Decoded(items: decoder.takeItems(), newSources: decoder.sources.all[knownSources...])
+        // Chunks end between top-level elements: every row is closed, and the decoder keeps its vocabulary.
+        var batch = SampleBatch(vocabulary: decoder.vocabulary)
+        decoder.batch.moveFront(rows: decoder.batch.rowCount, others: decoder.batch.others.count, into: &batch)
+        let decoded = Decoded(batch: batch, newSources: decoder.sources.all[knownSources...])
         knownSources = decoder.sources.all.count
         if !chunk.continuedByNext { end(closedByDocument: chunk.isLast) }
         return decoded

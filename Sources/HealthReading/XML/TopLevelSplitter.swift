@@ -17,7 +17,9 @@ import HealthModel
 /// after plain ASCII (no CR), where libxml2's column is the byte count. Memory: one buffer of `maximumSize`
 /// bytes; a top-level element longer than that goes out in pieces that continue one parse.
 package final class TopLevelSplitter {
-    package static let defaultTargetSize = 1 << 20
+    /// 256 KiB: each worker holds a few chunks and their decoded batches, so this sets `--threads N`'s memory;
+    /// measured against 1 MiB (docs/performance.md, 2026-12-07): − 11 MB peak at two threads, no slower.
+    package static let defaultTargetSize = 1 << 18
 
     package let targetSize: Int
     package let maximumSize: Int
