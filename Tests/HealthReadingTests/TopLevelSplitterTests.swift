@@ -90,7 +90,7 @@ struct TopLevelSplitterTests {
                 chunks += 1
                 rejoined += chunk.bytes
                 let decodedChunk = try chunkDecoder.decode(chunk)
-                items += decodedChunk.items
+                items += decodedChunk.batch.items
                 for source in decodedChunk.newSources where ids[key(source)] == nil { ids[key(source)] = ids.count + 1 }
             }
             decoded.items = items.map { describe($0, ids: ids) }

@@ -60,6 +60,19 @@ extension SampleBatch {
         removeAll(keepingCapacity: true)
     }
 
+    /// Appends `item` (a sample as a row, anything else into `others`) and hands the batch on once `weight`, the
+    /// weight appended since the last hand-on, reaches `fullWeight`: how sources that read items fill batches.
+    package mutating func append(
+        _ item: consuming ExportItem, weighing weight: inout Int, handOn body: (inout SampleBatch) throws -> Void
+    ) rethrows {
+        weight += item.weight
+        append(item)
+        if weight >= Self.fullWeight {
+            try handOn(body)
+            weight = 0
+        }
+    }
+
     /// Moves the closed rows `..<rows` and the other items `..<othersCount` (those before row `rows` in document
     /// order) into `front`, which is emptied first and gets the vocabulary; this batch keeps the rest and the open
     /// row's entries. The storage moves (a swap); only the rows after the cut are copied back, column by column.

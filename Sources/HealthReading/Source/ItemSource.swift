@@ -26,14 +26,7 @@ extension ItemSource {
     public func produceBatches(_ body: (inout SampleBatch) throws -> Void) throws {
         var batch = SampleBatch(vocabulary: Vocabulary())
         var weight = 0
-        try produce { item in
-            weight += item.weight
-            batch.append(item)
-            if weight >= SampleBatch.fullWeight {
-                try batch.handOn(body)
-                weight = 0
-            }
-        }
+        try produce { item in try batch.append(item, weighing: &weight, handOn: body) }
         if batch.hasContent { try batch.handOn(body) }
     }
 }

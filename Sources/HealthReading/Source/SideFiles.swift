@@ -74,14 +74,7 @@ struct SideFiles {
     /// `SampleBatch.fullWeight` as the XML's batches are: one definition for both readers.
     mutating func handOnTrailingItems(after out: inout SampleBatch, _ body: (inout SampleBatch) throws -> Void) throws {
         var weight = out.weight
-        while let item = nextTrailingItem() {
-            weight += item.weight
-            out.append(item)
-            if weight >= SampleBatch.fullWeight {
-                try out.handOn(body)
-                weight = 0
-            }
-        }
+        while let item = nextTrailingItem() { try out.append(item, weighing: &weight, handOn: body) }
         if out.hasContent { try out.handOn(body) }
     }
 

@@ -31,15 +31,6 @@ package final class ExportChunkDecoder {
         /// The sources this chunk's parse interned first, in the order it did (their `id`s are the parse's own,
         /// from 1): the one writer renumbers them in chunk order, which gives the whole decode's ids.
         package var newSources: ArraySlice<SampleSource>
-
-        /// The batch's items one by one, in document order (for tests that compare items).
-        package var items: [ExportItem] {
-            var batch = batch
-            var cursor = BatchItemCursor()
-            var items: [ExportItem] = []
-            while let item = cursor.next(from: &batch) { items.append(item) }
-            return items
-        }
     }
 
     package func decode(_ chunk: TopLevelChunk) throws -> Decoded {

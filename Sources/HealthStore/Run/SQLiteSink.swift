@@ -121,12 +121,16 @@ public final class SQLiteSink {
     /// `write`, with a sample's `SampleIdentity.fingerprint` when it was computed already (by the decoding
     /// thread, which has time to spare in a first import).
     public func write(_ item: ExportItem, sampleIdentity: Int64?) throws {
-        // One report per item, on the stack (it allocates nothing for a sample), applied as the item ends; also
-        // when it fails, so the failed run's record counts what was written before (as when writers counted
-        // into the tally directly). Applied in both paths rather than in a `defer`, which copied the report.
+        try reporting { report in try write(item, sampleIdentity: sampleIdentity, into: &report) }
+    }
+
+    /// Runs `body` with a report on the stack (it allocates nothing for a sample) and applies it as the body
+    /// ends: also when it fails, so the failed run's record counts what was written before (as when writers
+    /// counted into the tally directly). Applied in both paths rather than in a `defer`, which copied the report.
+    private func reporting(_ body: (inout WriteReport) throws -> Void) throws {
         var report = WriteReport()
         do {
-            try write(item, sampleIdentity: sampleIdentity, into: &report)
+            try body(&report)
         } catch let error as SQLiteError {
             apply(report)
             throw end.runError(error)
@@ -151,17 +155,9 @@ public final class SQLiteSink {
     package func write(
         _ batch: borrowing SampleBatch, identitiesFilled: Bool, completing: ((inout ExportItem) -> Void)? = nil
     ) throws {
-        var report = WriteReport()
-        do {
+        try reporting { report in
             try writeRows(batch, identitiesFilled: identitiesFilled, completing: completing, into: &report)
-        } catch let error as SQLiteError {
-            apply(report)
-            throw end.runError(error)
-        } catch {
-            apply(report)
-            throw error
         }
-        apply(report)
     }
 
     private func writeRows(
