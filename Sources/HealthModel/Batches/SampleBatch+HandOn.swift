@@ -47,6 +47,23 @@ extension SampleBatch {
         return true
     }
 
+    /// Hands on every full batch's worth of this batch, from its front, through `out` (emptied and lent to `body`
+    /// each time), while the weight past `weighing` reaches `fullWeight`; `weighing` is left at what remains, to be
+    /// continued when more rows come. Other items are changed by `resolve` as they are weighed (their side files
+    /// read, which makes them heavy). The vocabulary `body` leaves in `out` is kept (a stage may add names).
+    /// One cutting rule for the reader's batch and for each `--threads N` worker's.
+    package mutating func handOnFullBatches(
+        _ weighing: inout Weighing, through out: inout SampleBatch, resolve: (consuming ExportItem) -> ExportItem,
+        _ body: (inout SampleBatch) throws -> Void
+    ) rethrows {
+        while weigh(&weighing, resolve: resolve) {
+            moveFront(rows: weighing.rows, others: weighing.others, into: &out)
+            try out.handOn(body)
+            vocabulary = out.vocabulary
+            weighing = Weighing()
+        }
+    }
+
     /// Replaces `others[index]` by what `change` makes of it (moved, not copied).
     package mutating func changeOther(_ index: Int, _ change: (consuming ExportItem) throws -> ExportItem) rethrows {
         others[index].item = try change(takeOther(index))

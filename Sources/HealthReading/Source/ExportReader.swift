@@ -105,12 +105,7 @@ public final class ExportReader {
             } catch let error as ImportError {
                 throw error.located(file: container.path, entry: container.entryLabel)
             }
-            while decoder.batch.weigh(&weighing, resolve: { sideFiles.resolved($0) }) {
-                decoder.batch.moveFront(rows: weighing.rows, others: weighing.others, into: &out)
-                try out.handOn(body)
-                decoder.batch.vocabulary = out.vocabulary
-                weighing = SampleBatch.Weighing()
-            }
+            try decoder.batch.handOnFullBatches(&weighing, through: &out, resolve: { sideFiles.resolved($0) }, body)
         }
         // The XML's last rows stay in `out`, followed by the trailing side files, cut by the same weight.
         decoder.batch.moveFront(rows: decoder.batch.rowCount, others: decoder.batch.others.count, into: &out)

@@ -238,19 +238,18 @@ final class ParallelDecodeRun {
                         inputBytesRead: chunk.inputBytesRead)
                 }
                 // Cut as `ExportReader` cuts its batch: side files read as they are weighed, so a workout with
-                // its routes ends a batch and the channel holds two batches' weight.
+                // its routes ends a batch and the channel holds one batch's weight. Each full batch is swapped out
+                // of `front` to cross to the reading thread.
                 var weighing = SampleBatch.Weighing()
-                var cancelled = false
-                while decoded.batch.weigh(&weighing, resolve: { worker.sideFiles.value.resolved($0) }) {
-                    var front = SampleBatch(vocabulary: decoded.batch.vocabulary)
-                    decoded.batch.moveFront(rows: weighing.rows, others: weighing.others, into: &front)
-                    weighing = SampleBatch.Weighing()
-                    guard worker.output.send(out(front, endsChunk: false)) else {
-                        cancelled = true
-                        break
-                    }
+                var front = SampleBatch(vocabulary: decoded.batch.vocabulary)
+                func send(_ full: inout SampleBatch) throws {
+                    var sent = SampleBatch(vocabulary: full.vocabulary)
+                    swap(&sent, &full)
+                    guard worker.output.send(out(sent, endsChunk: false)) else { throw CancellationError() }
                 }
-                guard !cancelled, worker.output.send(out(decoded.batch, endsChunk: true)) else { break }
+                try decoded.batch.handOnFullBatches(
+                    &weighing, through: &front, resolve: { worker.sideFiles.value.resolved($0) }, send)
+                guard worker.output.send(out(decoded.batch, endsChunk: true)) else { break }
             }
             worker.output.finish()
         } catch let error as ImportError {
