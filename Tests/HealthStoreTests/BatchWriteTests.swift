@@ -24,6 +24,8 @@ struct BatchWriteTests {
         var warnings: [String: Int]
         var unknownTypes: [String: Int]
         var changes: [String: TypeChanges]
+        /// Rows of earlier runs met a day at a time, not looked up one by one.
+        var rowsMetByDay = 0
     }
 
     static let zone = TimeZone(identifier: "Europe/Berlin")
@@ -54,7 +56,7 @@ struct BatchWriteTests {
         let summary = try sink.finish(ImportSummary())
         return Outcome(
             rows: sink.rowsByTable, dropped: sink.dropped, warnings: sink.warnings, unknownTypes: sink.unknownTypes,
-            changes: summary.changes)
+            changes: summary.changes, rowsMetByDay: sink.rowsMetByDay)
     }
 
     /// The tables `dataContent` compares, and the run's ledger.
@@ -203,6 +205,55 @@ extension BatchWriteTests {
         #expect(outcome.changes.values.contains { $0.unchanged > 0 })
         #expect(outcome.changes["HKQuantityTypeIdentifierBodyMass"]?.replaced == 2)
         #expect(outcome.dropped.values.reduce(0, +) > 0)
+    }
+
+    /// The next export: the same three days and two more, with one heart rate of the first day gone and one of
+    /// the second day changed. The earlier rows are met a day at a time (`EarlierDays`), the changed sample
+    /// goes the whole way; the database and the ledger are the item path's, which looks each row up.
+    @Test func unchangedDaysAreMetAtOnceAndChangedDaysRowByRow() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = directory.file("seed.sqlite")
+        let first = try readAllItems(Self.generatedExport(.ios18)).items
+        _ = try Self.write(first, into: seed, by: .items)
+        let later = try Self.generatedExport(.ios18, days: 5)
+        let day = 86_400 as Int64
+        let starts = first.samples.compactMap { $0.startDate?.seconds }
+        let firstStart = try #require(starts.min())
+        func items() throws -> [ExportItem] {
+            var removed = false
+            var changed = false
+            return try readAllItems(later).items.compactMap { item in
+                guard case .sample(var sample) = item, let start = sample.startDate?.seconds,
+                    sample.type == "HKQuantityTypeIdentifierHeartRate"
+                else { return item }
+                if !removed, start < firstStart + day {
+                    removed = true
+                    return nil
+                }
+                if !changed, start >= firstStart + day, start < firstStart + 2 * day, let value = sample.value {
+                    changed = true
+                    sample.value = value + 1
+                    return .sample(sample)
+                }
+                return item
+            }
+        }
+        let found = try Self.differences(items, seed: seed)
+        #expect(found.isEmpty, "\(found.prefix(8))")
+        let check = directory.file("check.sqlite")
+        try FileManager.default.copyItem(atPath: seed, toPath: check)
+        let outcome = try Self.write(
+            try items(), into: check, by: .batches(rows: SampleBatch.rowCapacity, identities: true))
+        let unchanged = outcome.changes.values.reduce(0) { $0 + $1.unchanged }
+        #expect(outcome.changes["HKQuantityTypeIdentifierHeartRate"]?.deleted == 2)
+        #expect(outcome.changes["HKQuantityTypeIdentifierHeartRate"]?.added ?? 0 > 1)
+        // The unchanged samples met by day (workouts and correlations, unchanged too, are matched by identity).
+        #expect(outcome.rowsMetByDay > unchanged * 9 / 10, "\(outcome.rowsMetByDay) of \(unchanged)")
+        #expect(outcome.rowsMetByDay <= unchanged, "\(outcome.rowsMetByDay) of \(unchanged)")
+        let itemCheck = directory.file("items.sqlite")
+        try FileManager.default.copyItem(atPath: seed, toPath: itemCheck)
+        #expect(try Self.write(try items(), into: itemCheck, by: .items).rowsMetByDay == 0)
     }
 
     @Test func aFeedRunEqualsTheItemPath() throws {

@@ -24,6 +24,9 @@ final class ReimportSession {
     /// The newest `ExportDate` imported so far (UTC text, which sorts like the instants).
     private let newestExportDate: String?
     private var snapshotsCleared = false
+    /// How many times rows were taken out during the run: what a copy of stored rows (`EarlierDays`) was
+    /// read at tells whether it may be stale.
+    private(set) var removals = 0
     /// What this run did, per type: counts, fingerprints, earliest changes.
     private var ledger = ChangeLedger()
     private let connection: SQLiteConnection
@@ -140,6 +143,7 @@ final class ReimportSession {
     /// Deletes a row and everything hanging off it. A row of an earlier run is first copied to
     /// `deleted_samples` with `reason`, and is no longer one of the earlier rows.
     private func remove(_ table: TrackedTable, id: Int64, reason: RemovalReason) throws -> RemovedRow? {
+        removals += 1
         let wasPrevious = isActive && tables[table.rawValue].isPrevious(id)
         let wasSeen = tables[table.rawValue].seen.contains(id)
         guard let found = try remover.remove(table, id: id, reason: reason, archiving: wasPrevious) else { return nil }
@@ -168,6 +172,7 @@ final class ReimportSession {
 
     /// Removes a row of this run that a higher sync version superseded (a route) and everything hanging off it.
     func removeSuperseded(_ row: SyncedRow, into report: inout WriteReport) throws {
+        removals += 1
         try remover.removeSuperseded(row.table, id: row.id)
         switch row.table {
         case .routes: report.count(.workoutRoutes, -1)
@@ -194,6 +199,7 @@ final class ReimportSession {
     /// as replaced; returns how many.
     func removeFeedRows(_ table: TrackedTable, before date: String, reason: RemovalReason) throws -> Int {
         var removed = 0
+        removals += 1
         for (type, count, earliest) in try remover.removeFeedRows(table, before: date, reason: reason) {
             ledger.countFeedReplaced(type: type, table: table, count: count, earliest: earliest)
             tables[table.rawValue].previousCount -= count

@@ -170,7 +170,8 @@ public final class SQLiteSink {
         if rowCount > 0 {
             let rows = samples.beginBatch(batch)
             let identities = identitiesFilled ? batch.identity : []
-            let fingerprints = identitiesFilled ? nil : BatchFingerprints(batch.vocabulary)
+            // Not an optional: calling through one copied the fingerprinter (six references) once per row.
+            let fingerprints = BatchFingerprints(batch.vocabulary)
             for row in 0..<rowCount {
                 while nextOther < others.count, others[nextOther].beforeRow <= row {
                     try writeOther(others[nextOther].item, completing: completing, into: &report)
@@ -179,7 +180,7 @@ public final class SQLiteSink {
                 if !options.feed {
                     try session.clearSnapshotTablesOnce(replacesStateOfMind: options.replacesStateOfMind)
                 }
-                let identity = fingerprints?.fingerprint(batch, row) ?? identities[row]
+                let identity = identitiesFilled ? identities[row] : fingerprints.fingerprint(batch, row)
                 try samples.writeTopLevel(rows, row: row, identity: identity, into: &report)
             }
         }
@@ -277,6 +278,9 @@ public final class SQLiteSink {
     }
 
     /// The last id each writer gave out, by table.
+    /// How many rows of earlier runs this run met a day at a time (SampleWriter+Days.swift).
+    package var rowsMetByDay: Int { samples.rowsMetByDay }
+
     private var lastIDs: [(String, Int64)] {
         zip(TrackedTable.sampleTables.map(\.name), samples.lastIDs).map { ($0, $1) }
             + [("correlations", correlations.lastID)] + workouts.lastIDs

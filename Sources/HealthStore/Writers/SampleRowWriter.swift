@@ -11,18 +11,24 @@ struct SampleRowWriter {
     private let insert: TableInsert
     /// The id of the row with a type, start and identity (?1 type id, ?2 start, ?3 identity).
     private let find: SQLiteStatement
+    /// The ids and identities of a type's rows that start in a range (?1 type id, ?2 first start, ?3 the end):
+    /// a range of the UNIQUE (type_id, start_date, identity) index, which holds the id too.
+    private let findStarting: SQLiteStatement
     private let id, typeID, sourceID, start, end, creation, offset, localDate, value, unit, rawValue, rawUnit,
         flags, line, identity, origin: Int32
     private var utc = TimestampFormatting.CachedUTCWriter()
-    /// Three 32-byte slots: the insert's start and local date, the look-up's start. Each stays as bound
-    /// until its statement has been stepped.
-    private let scratch = ScratchBuffer(byteCount: 3 * 32)
+    /// Five 32-byte slots: the insert's start and local date, the look-up's start, the range's two ends. Each
+    /// stays as bound until its statement has been stepped.
+    private let scratch = ScratchBuffer(byteCount: 5 * 32)
 
     init(_ connection: SQLiteConnection, table: TrackedTable) throws {
         self.table = table
         insert = try TableInsert(connection, table: table.storageName, verb: "INSERT OR IGNORE")
         find = try connection.prepare(
             "SELECT id FROM \"\(table.storageName)\" WHERE type_id = ?1 AND start_date IS ?2 AND identity = ?3")
+        findStarting = try connection.prepare(
+            "SELECT identity, id FROM \"\(table.storageName)\" WHERE type_id = ?1 AND start_date >= ?2 "
+                + "AND start_date < ?3")
         id = try insert.parameter("id")
         typeID = try insert.parameter("type_id")
         sourceID = try insert.parameter("source_id")
@@ -159,6 +165,18 @@ struct SampleRowWriter {
         bindStart(find, 2, startDate, slot: 2)
         find.bind(3, rowIdentity)
         return try find.firstInteger()
+    }
+
+    /// The (identity, id) of every row of `type` that starts in `seconds` (UTC), into `found` (emptied first).
+    /// The range must lie in years 1000–9999, where the start's text sorts like the instant.
+    mutating func rows(typeID type: Int64, starting seconds: Range<Int64>, into found: inout [(Int64, Int64)])
+        throws
+    {
+        found.removeAll(keepingCapacity: true)
+        findStarting.bind(1, type)
+        bindStart(findStarting, 2, Timestamp(seconds: seconds.lowerBound, offsetSeconds: 0), slot: 3)
+        bindStart(findStarting, 3, Timestamp(seconds: seconds.upperBound, offsetSeconds: 0), slot: 4)
+        try findStarting.forEachRow { found.append(($0.integer(0), $0.integer(1))) }
     }
 
     private mutating func bindStart(_ statement: SQLiteStatement, _ index: Int32, _ instant: Timestamp?, slot: Int) {

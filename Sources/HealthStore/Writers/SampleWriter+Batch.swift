@@ -34,9 +34,13 @@ extension SampleWriter {
             type.kind
             ?? TypeCatalog.kind(
                 of: type.name, hasValue: sample.value != nil, hasText: sample.hasTextValue, hasUnit: sample.unit != nil)
-        guard
-            let (table, id) = try write(
-                sample, table: Self.table(kind), typeID: type.typeID, identity: identity, into: &report)
+        let table = Self.table(kind)
+        if matchesDays, type.kind != nil,
+            try meetByDay(rows, row: row, type: type, table: table, identity: identity, into: &report)
+        {
+            return
+        }
+        guard let (table, id) = try write(sample, table: table, typeID: type.typeID, identity: identity, into: &report)
         else { return }
         if type.correlationChild { try correlationCandidates.remember(identity, (table, id)) }
     }

@@ -8,10 +8,10 @@ import HealthSchema
 /// goes into the caller's `WriteReport`.
 final class SampleWriter: SampleLookups {
     private let connection: SQLiteConnection
-    private let policy: SamplePolicy
+    let policy: SamplePolicy
     private let origin: RowOrigin
     /// The compact sample tables, by `TrackedTable` raw value (cumulative, discrete, category).
-    private var rowWriters: [SampleRowWriter]
+    var rowWriters: [SampleRowWriter]
     /// The last id given out per sample table, by `TrackedTable` raw value.
     private(set) var lastIDs: [Int64]
     /// `type_names`: the id of each sample type.
@@ -24,7 +24,7 @@ final class SampleWriter: SampleLookups {
     let correlationCandidates: CorrelationCandidates
     private let sync: SyncVersions
     let common: CommonRows
-    private let session: ReimportSession
+    let session: ReimportSession
     private let feed: FeedMerge
     /// What the feed's merge did while answering `feedPlacement`, a `SampleLookups` question asked inside the
     /// policy, which has no report to pass on: moved into the write's report as soon as the policy returns.
@@ -33,6 +33,10 @@ final class SampleWriter: SampleLookups {
     /// roles of its metadata keys (SampleWriter+Batch.swift).
     var batchTypes: [BatchType?] = []
     var batchKeyRoles: [Int8] = []
+    /// A re-import's earlier rows of the days met lately (SampleWriter+Days.swift).
+    var earlierDays = EarlierDays()
+    /// How many rows were met by day, not looked up one by one (the tests ask).
+    var rowsMetByDay = 0
 
     init(
         _ connection: SQLiteConnection, policy: SamplePolicy, lastIDs: LastRowIDs, hadData: Bool,
