@@ -36,10 +36,8 @@ public struct ImportJob {
     package var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
     /// Threads decoding the export's XML (`--threads`): 1 reads it as `ExportReader` always did; more cut it
     /// into chunks decoded at once (`ParallelExportReader`), with the same rows, ids, warnings and errors.
-    /// One by default: the one writing thread bounds the import (measured: docs/performance.md, 2026-12-07), so
-    /// more decoders gain nothing on two cores, and on more cores only where decoding outweighs writing (GPX
-    /// routes), while each worker adds a few megabytes of chunks in flight.
-    public var threads = 1
+    /// nil: as `WorkPlacement.decoders` decides for the run (one into a new database, two for a re-import).
+    public var threads: Int?
     public static let maximumThreads = 64
     /// The size the XML is cut into for several threads; tests lower it to cut a small export into many chunks.
     package var decodeChunkSize = TopLevelSplitter.defaultTargetSize
@@ -72,7 +70,8 @@ public struct ImportJob {
         let reader: any ItemSource
         let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
         do {
-            reader = try makeReader(container, readsRoutes: placement.decoderReadsRoutes)
+            reader = try makeReader(
+                container, threads: threads ?? placement.decoders, readsRoutes: placement.decoderReadsRoutes)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
@@ -97,7 +96,7 @@ public struct ImportJob {
 
     /// One decoding thread: `ExportReader`, today's path with no overhead; more: `ParallelExportReader`, whose
     /// workers read the routes' GPX files when the decoding side does (`WorkPlacement`), each for its own chunks.
-    private func makeReader(_ container: ExportContainer, readsRoutes: Bool) throws -> any ItemSource {
+    private func makeReader(_ container: ExportContainer, threads: Int, readsRoutes: Bool) throws -> any ItemSource {
         if threads <= 1 {
             let reader = try ExportReader(container: container)
             reader.resolvesRoutes = readsRoutes

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which of an import's two threads does the work that either could do, decided once per run and handed to
 /// every part that asks (the queue, its sink, the reader, the job).
 ///
@@ -17,4 +19,10 @@ enum WorkPlacement {
     var decoderReleasesBatches: Bool { self == .decoderHelps }
     /// The decoding thread reads the workouts' route files (else the writing thread does, before writing one).
     var decoderReadsRoutes: Bool { self == .decoderHelps }
+
+    /// Threads decoding the XML unless the user says (`--threads`). A first import: one, since the writer
+    /// bounds it and more decoders gain nothing but memory. A re-import: two where there are two cores, since
+    /// its writer mostly meets rows a day at a time and the decoding is the bound (measured:
+    /// docs/performance.md, "Re-imports by day"); more would wait on the splitter and the writer.
+    var decoders: Int { self == .writerHelps ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1 }
 }

@@ -37,10 +37,11 @@ extension CommandDescription {
             Option("--rescan", help: "Read the export even if it is the same file as the last import."),
             Option(
                 "--threads", value: "<n>",
-                help: "Threads decoding the export's XML, 1 to \(ImportJob.maximumThreads) (default: 1). Rows, ids, "
-                    + "warnings and errors are the same for any number. It can help on 4 or more cores for exports with "
-                    + "many GPS routes (their files are read in parallel); otherwise the one thread writing the "
-                    + "database sets the pace. Each thread holds a few more megabytes of the export."),
+                help: "Threads decoding the export's XML, 1 to \(ImportJob.maximumThreads) (default: 1 into a new "
+                    + "database, 2 when updating one on 2 or more cores). Rows, ids, warnings and errors are the same "
+                    + "for any number. More can help a first import on 4 or more cores for exports with many GPS "
+                    + "routes (their files are read in parallel); otherwise the one thread writing the database sets "
+                    + "the pace. Each thread holds a few more megabytes of the export."),
             .wait, .quiet, .json,
         ],
         examples: [
@@ -106,7 +107,7 @@ extension Tool {
         }
         var timeZone: TimeZone?
         var lockTimeout = 10.0
-        var threads = 1
+        var threads: Int?
         var postgres: PostgresDestination?
         var outputs: [any RunOutput] = []
         do throws(UsageError) {
@@ -137,9 +138,9 @@ extension Tool {
 }
 
 extension Tool {
-    /// `--threads <n>`: 1 to `ImportJob.maximumThreads`; 1 when not given.
-    static func threads(_ arguments: Arguments) throws(UsageError) -> Int {
-        guard let text = arguments.values["--threads"] else { return 1 }
+    /// `--threads <n>`: 1 to `ImportJob.maximumThreads`; nil when not given (the job decides).
+    static func threads(_ arguments: Arguments) throws(UsageError) -> Int? {
+        guard let text = arguments.values["--threads"] else { return nil }
         guard let threads = Int(text), (1...ImportJob.maximumThreads).contains(threads) else {
             throw UsageError(message: "The value '\(text)' is invalid for '--threads <n>'")
         }
