@@ -29,10 +29,10 @@ enum ExportElement: String, CaseIterable {
     case stateOfMind = "StateOfMind"
     case unknown = ""
 
-    /// A dense index for per-element counters.
-    var ordinal: Int { Self.ordinals[self] ?? 0 }
-    private static let ordinals: [ExportElement: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// A dense index for per-element counters: the position among `allCases`. Found by comparing cases (a
+    /// few compares for the common elements, which come first); a dictionary hashed every element's end.
+    var ordinal: Int { Self.all.firstIndex(of: self) ?? 0 }
+    private static let all = allCases
 }
 
 enum ExportAttribute: String {
