@@ -18,7 +18,7 @@ struct EarlierDays {
 
     /// How many days are kept: a few interleaved sources' days, a few kB each.
     static let capacity = 8
-    static let secondsPerDay: Int64 = 86_400
+    private static let secondsPerDay: Int64 = 86_400
     /// 1000-01-01 and 10000-01-01, UTC: the years whose stored start texts sort like the instants, so that a
     /// day is one range of the index.
     private static let matchableStarts: Range<Int64> = -30_610_224_000..<253_402_300_800

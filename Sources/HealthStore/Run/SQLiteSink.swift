@@ -277,10 +277,10 @@ public final class SQLiteSink {
         return summary
     }
 
-    /// The last id each writer gave out, by table.
     /// How many rows of earlier runs this run met a day at a time (SampleWriter+Days.swift).
     package var rowsMetByDay: Int { samples.rowsMetByDay }
 
+    /// The last id each writer gave out, by table.
     private var lastIDs: [(String, Int64)] {
         zip(TrackedTable.sampleTables.map(\.name), samples.lastIDs).map { ($0, $1) }
             + [("correlations", correlations.lastID)] + workouts.lastIDs
