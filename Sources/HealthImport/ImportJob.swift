@@ -69,9 +69,10 @@ public struct ImportJob {
         }
         let reader: any ItemSource
         let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
+        let decoders = threads ?? placement.decoders
+        let decoderReadsRoutes = placement.decoderReadsRoutes(decoders: decoders)
         do {
-            reader = try makeReader(
-                container, threads: threads ?? placement.decoders, readsRoutes: placement.decoderReadsRoutes)
+            reader = try makeReader(container, threads: decoders, readsRoutes: decoderReadsRoutes)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
@@ -80,7 +81,7 @@ public struct ImportJob {
         // Decode on a second thread while this one writes; the work either could do goes to the one with time
         // to spare (`WorkPlacement`).
         let queue = ItemQueue(placement: placement)
-        var writerRoutes = placement.decoderReadsRoutes ? nil : RouteResolver(container: container)
+        var writerRoutes = decoderReadsRoutes ? nil : RouteResolver(container: container)
         writerRoutes?.spillThreshold = routeSpillThreshold
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath

@@ -17,8 +17,11 @@ enum WorkPlacement {
     var decoderFingerprints: Bool { self == .decoderHelps }
     /// Spent batches go back to the decoding thread, which releases their items (else the writer does).
     var decoderReleasesBatches: Bool { self == .decoderHelps }
-    /// The decoding thread reads the workouts' route files (else the writing thread does, before writing one).
-    var decoderReadsRoutes: Bool { self == .decoderHelps }
+    /// The decoding side reads the workouts' route files (else the writing thread does, before writing one).
+    /// Several decoders always do, each for its own chunks: a re-import's writer reading them one after the
+    /// other was the bound of the export's workouts (2.5 s of a 1 GB export's 12.7 s re-import, the decoding
+    /// idle meanwhile: docs/performance.md, "Re-imports by day").
+    func decoderReadsRoutes(decoders: Int) -> Bool { self == .decoderHelps || decoders > 1 }
 
     /// Threads decoding the XML unless the user says (`--threads`). A first import: one, since the writer
     /// bounds it and more decoders gain nothing but memory. A re-import: two where there are two cores, since
