@@ -54,7 +54,7 @@ enum DeviceAttributeRewrite {
         // Move the fields to the end of the value, then blank what is before them.
         let valueEnd = quote
         memmove(base + valueEnd - fieldsLength, base + fieldsStart, fieldsLength)
-        for position in valueStart..<(valueEnd - fieldsLength) { base[position] = UInt8(ascii: " ") }
+        memset(base + valueStart, Int32(UInt8(ascii: " ")), valueEnd - fieldsLength - valueStart)
         return quote
     }
 
@@ -62,8 +62,7 @@ enum DeviceAttributeRewrite {
         -> Bool
     {
         guard index >= 0, index + pattern.count <= count else { return false }
-        for offset in 0..<pattern.count where base[index + offset] != pattern[offset] { return false }
-        return true
+        return memcmp(base + index, pattern, pattern.count) == 0
     }
 
     @inline(__always) private static func isHexDigit(_ byte: UInt8) -> Bool {
