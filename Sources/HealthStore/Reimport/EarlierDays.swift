@@ -19,9 +19,9 @@ struct EarlierDays {
     /// How many days are kept: a few interleaved sources' days, a few kB each.
     static let capacity = 8
     private static let secondsPerDay: Int64 = 86_400
-    /// 1000-01-01 and 10000-01-01, UTC: the years whose stored start texts sort like the instants, so that a
-    /// day is one range of the index.
-    private static let matchableStarts: Range<Int64> = -30_610_224_000..<253_402_300_800
+    /// From 1000-01-01 to 9999-12-30, UTC: days whose stored start texts, and the next day's start that ends
+    /// their range, have four-digit years and so sort like the instants: a day is one range of the index.
+    private static let matchableStarts: Range<Int64> = -30_610_224_000..<253_402_214_400
 
     /// Most recently used last.
     private var days: [(key: Key, rows: [(Int64, Int64)])] = []
