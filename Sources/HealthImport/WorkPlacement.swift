@@ -5,8 +5,9 @@ import Foundation
 ///
 /// In a first import the writing thread is the bound (~95 % busy: every sample is inserted), so the decoding
 /// thread helps it: it computes the samples' fingerprints, frees the batches the writer is done with, and
-/// reads the workouts' GPX files. In a re-import the decoding thread is the bound (most samples are only looked
-/// up), so the writing thread does those three (measured: docs/performance.md).
+/// reads the workouts' GPX files. In a re-import the decoding is the bound (most samples are only met), so the
+/// writing thread does the first two, and the GPX files too when one thread decodes (measured:
+/// docs/performance.md).
 enum WorkPlacement {
     case decoderHelps
     case writerHelps
