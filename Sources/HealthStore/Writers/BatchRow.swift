@@ -115,11 +115,12 @@ struct BatchRow: SampleFields {
     var unit: String? { unitString(rows.unit[row]) }
     var rawUnit: String? { unitString(rows.rawUnit[row]) }
 
-    /// `rawUnit ?? unit` is there and differs from `unit` (as `String`s).
-    var hasRawUnitOtherThanUnit: Bool {
+    var rawUnitOtherThanUnit: String? {
         let raw = rows.rawUnit[row]
         let unit = rows.unit[row]
-        return raw != 0 && raw != unit && (unit == 0 || rows.units.string(raw) != rows.units.string(unit))
+        guard raw != 0, raw != unit else { return nil }
+        let exported = rows.units.string(raw)
+        return unit == 0 || exported != rows.units.string(unit) ? exported : nil
     }
 
     /// The text value as the `Sample` form has it (a category value, or a free text).
@@ -165,13 +166,6 @@ struct BatchRow: SampleFields {
     }
 
     var asSample: Sample { rows.batch.sample(at: row) }
-
-    func bind(
-        into writer: inout SampleRowWriter, id: Int64, typeID: Int64, sourceID: Int64, localDay: Int32?, flags: Int64,
-        origin: RowOrigin
-    ) {
-        writer.bind(self, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags, origin: origin)
-    }
 
     func writeMetadata(_ common: CommonRows, parent: MetadataParent, id: Int64, into report: inout WriteReport) throws {
         let entries = rows.metadataRange(row)

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthSQLite
 import HealthSchema
 
 /// The metadata keys the sample writers read (the local day's zone, the user-entered flag, the sync key).
@@ -16,8 +17,8 @@ enum WriterMetadataKey: Int8, CaseIterable {
 }
 
 /// A sample as the writers read it: a `Sample` (an item), or a batch's row read from its columns (`BatchRow`),
-/// so that `SamplePolicy` and `SampleWriter` keep one implementation of each decision for both. The last three
-/// requirements are the writes that depend on the form: the row, its metadata and its beats.
+/// so that `SamplePolicy`, `SampleWriter` and `SampleRowWriter` keep one implementation of each decision for
+/// both. The last two requirements are the writes that depend on the form: its metadata and its beats.
 protocol SampleFields {
     var type: String { get }
     var source: SampleSource { get }
@@ -25,6 +26,17 @@ protocol SampleFields {
     var endDate: Timestamp? { get }
     var creationDate: Timestamp? { get }
     var flags: SampleFlags { get }
+    var line: Int32 { get }
+    var value: Double? { get }
+    var rawValue: Double? { get }
+    var unit: String? { get }
+    /// The unit as exported, where it is not `unit` (compared as `String`s).
+    var rawUnitOtherThanUnit: String? { get }
+    /// A category's value, or a free text.
+    var textValue: String? { get }
+    var rawTextValue: String? { get }
+    /// Binds `textValue` (NULL when there is none), without a `String` where the form can.
+    func bindTextValue(_ statement: SQLiteStatement, _ index: Int32)
     /// The value of the first metadata entry with `key` (compared as `String`s, as the `Sample` form does).
     func metadataValue(_ key: WriterMetadataKey) -> String?
     /// Whether some entry with `key` has `value`.
@@ -33,10 +45,6 @@ protocol SampleFields {
     /// into one only there).
     var asSample: Sample { get }
 
-    /// Binds every column of the sample's row but the identity (`SampleRowWriter.store` binds it).
-    func bind(
-        into writer: inout SampleRowWriter, id: Int64, typeID: Int64, sourceID: Int64, localDay: Int32?, flags: Int64,
-        origin: RowOrigin)
     func writeMetadata(_ common: CommonRows, parent: MetadataParent, id: Int64, into report: inout WriteReport) throws
     /// Writes the beats of sample `sampleID`; returns how many.
     func writeBeats(_ beats: BeatWriter, sampleID: Int64) throws -> Int
@@ -58,12 +66,9 @@ extension Sample: SampleFields {
 
     var asSample: Sample { self }
 
-    func bind(
-        into writer: inout SampleRowWriter, id: Int64, typeID: Int64, sourceID: Int64, localDay: Int32?, flags: Int64,
-        origin: RowOrigin
-    ) {
-        writer.bind(self, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags, origin: origin)
-    }
+    var rawUnitOtherThanUnit: String? { rawUnit.flatMap { $0 != unit ? $0 : nil } }
+
+    func bindTextValue(_ statement: SQLiteStatement, _ index: Int32) { statement.bind(index, textValue) }
 
     func writeMetadata(_ common: CommonRows, parent: MetadataParent, id: Int64, into report: inout WriteReport) throws {
         try common.writeMetadata(metadata, parent: parent, id: id, into: &report)

@@ -47,47 +47,11 @@ struct SampleRowWriter {
         origin = try insert.parameter("origin")
     }
 
-    /// Binds every column of `sample`'s row but the identity (`store` binds it).
-    mutating func bind(
-        _ sample: borrowing Sample, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
-        flags rowFlags: Int64, origin rowOrigin: RowOrigin
-    ) {
-        bindCommon(
-            id: rowID, typeID: type, sourceID: source, start: sample.startDate, end: sample.endDate,
-            creation: sample.creationDate, localDay: localDay, flags: rowFlags, line: sample.line, origin: rowOrigin)
-        let statement = insert.statement
-        if table == .category {
-            statement.bind(value, sample.textValue)
-            statement.bindNull(unit)
-            // Stored only where it differs from `value`; the view shows `value` otherwise.
-            let raw = sample.rawTextValue ?? sample.textValue
-            if raw != nil, raw != sample.textValue {
-                statement.bind(rawValue, raw)
-            } else {
-                statement.bindNull(rawValue)
-            }
-            statement.bindNull(rawUnit)
-        } else {
-            statement.bind(value, sample.value)
-            statement.bind(unit, sample.unit)
-            if let raw = sample.rawValue ?? sample.value {
-                if raw == sample.value { statement.bindNull(rawValue) } else { statement.bind(rawValue, raw) }
-            } else {
-                statement.bind(rawValue, sample.textValue)
-            }
-            let exportedUnit = sample.rawUnit ?? sample.unit
-            if exportedUnit != nil, exportedUnit != sample.unit {
-                statement.bind(rawUnit, exportedUnit)
-            } else {
-                statement.bindNull(rawUnit)
-            }
-        }
-    }
-
-    /// Binds every column of a batch's row but the identity, from its columns (the same values as `bind` of
-    /// the row's `Sample`: the value columns follow the same rules, texts compared as `String`s).
-    mutating func bind(
-        _ sample: borrowing BatchRow, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
+    /// Binds every column of `sample`'s row but the identity (`store` binds it), from a `Sample` or a batch's
+    /// columns alike. The value columns keep what the export said where the stages changed it: `raw_value` and
+    /// `raw_unit` are stored only where they differ from `value` and `unit` (the views show those otherwise).
+    mutating func bind<Fields: SampleFields>(
+        _ sample: Fields, id rowID: Int64, typeID type: Int64, sourceID source: Int64, localDay: Int32?,
         flags rowFlags: Int64, origin rowOrigin: RowOrigin
     ) {
         bindCommon(
@@ -97,7 +61,6 @@ struct SampleRowWriter {
         if table == .category {
             sample.bindTextValue(statement, value)
             statement.bindNull(unit)
-            // Stored only where it differs from `value`; the view shows `value` otherwise.
             if let raw = sample.rawTextValue, raw != sample.textValue {
                 statement.bind(rawValue, raw)
             } else {
@@ -113,8 +76,8 @@ struct SampleRowWriter {
             } else {
                 sample.bindTextValue(statement, rawValue)
             }
-            if sample.hasRawUnitOtherThanUnit {
-                statement.bind(rawUnit, sample.rawUnit)
+            if let exported = sample.rawUnitOtherThanUnit {
+                statement.bind(rawUnit, exported)
             } else {
                 statement.bindNull(rawUnit)
             }

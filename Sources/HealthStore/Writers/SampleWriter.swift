@@ -157,9 +157,8 @@ final class SampleWriter: SampleLookups {
         }
         let userEntered = sample.hasMetadata(.userEntered, value: "1")
         let flags = Int64(sample.flags.rawValue) | (userEntered ? Self.userEnteredFlag : 0)
-        sample.bind(
-            into: &rowWriters[index], id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags,
-            origin: origin)
+        rowWriters[index].bind(
+            sample, id: id, typeID: typeID, sourceID: sourceID, localDay: localDay, flags: flags, origin: origin)
         // The insert is the look-up: the UNIQUE (type_id, start_date, identity) index refuses a taken identity.
         let placement = try insertion.duplicates.place(insertion.identity) { candidate in
             try rowWriters[index].store(identity: candidate, connection) ? .free : .taken
