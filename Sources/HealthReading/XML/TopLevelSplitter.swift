@@ -382,13 +382,10 @@ package final class TopLevelSplitter {
 
     /// The line and column of byte `end`, which becomes the buffer's first.
     private func advancePosition(over end: Int) {
-        var lastFeed = -1
-        var feeds = 0
-        for index in 0..<end where buffer[index] == 0x0A {
-            feeds += 1
-            lastFeed = index
-        }
+        let feeds = lineFeeds(0..<end)
         if feeds > 0 {
+            var lastFeed = end - 1
+            while buffer[lastFeed] != 0x0A { lastFeed -= 1 }
             firstLine += feeds
             firstColumn = end - lastFeed
             linePlain = plain(lastFeed + 1..<end)
@@ -411,9 +408,7 @@ package final class TopLevelSplitter {
     }
 
     private func lineFeeds(_ range: Range<Int>) -> Int {
-        var feeds = 0
-        for index in range where buffer[index] == 0x0A { feeds += 1 }
-        return feeds
+        ByteScan.count(of: 0x0A, in: buffer + range.lowerBound, range.count)
     }
 
     private func find(_ byte: UInt8, from index: Int) -> Int? {
