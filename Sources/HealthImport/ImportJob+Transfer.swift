@@ -41,7 +41,7 @@ extension ImportJob {
         }
         defer { writerRoutes = routes }
         try sink.write(received.batch, identitiesFilled: received.hasIdentities) { item in
-            if case .workout(var workout) = item {
+            if case .workout(var workout) = item, workout.hasUnreadRouteFile {
                 routes.resolve(&workout)
                 item = .workout(workout)
             }

@@ -70,18 +70,19 @@ public struct ImportJob {
         let reader: any ItemSource
         let placement = WorkPlacement(updatesExistingDatabase: sink.updatesExistingDatabase)
         let decoders = threads ?? placement.decoders
-        let decoderReadsRoutes = placement.decoderReadsRoutes(decoders: decoders)
+        // Decode on a second thread while this one writes; the work either could do goes to the one with time
+        // to spare (`WorkPlacement`).
+        let queue = ItemQueue(placement: placement)
+        let sharesRoutes = placement.writerSharesRoutes(decoders: decoders)
+        var leavesRoutes: (@Sendable () -> Bool)?
+        if sharesRoutes { leavesRoutes = { queue.writerIsShortOfWork() } }
         do {
-            reader = try makeReader(container, threads: decoders, readsRoutes: decoderReadsRoutes)
+            reader = try makeReader(container, threads: decoders, leavesRoutes: leavesRoutes)
         } catch {
             sink.abort(recording: labeled(error), summary: summary)
             throw labeled(error)
         }
-
-        // Decode on a second thread while this one writes; the work either could do goes to the one with time
-        // to spare (`WorkPlacement`).
-        let queue = ItemQueue(placement: placement)
-        var writerRoutes = decoderReadsRoutes ? nil : RouteResolver(container: container)
+        var writerRoutes = sharesRoutes ? RouteResolver(container: container) : nil
         writerRoutes?.spillThreshold = routeSpillThreshold
         let production = Production(reader: reader, stages: stages, progress: progress, summary: summary)
         production.stateOfMindPath = stateOfMindPath
@@ -95,18 +96,19 @@ public struct ImportJob {
         return try finish(sink, summary: summary, started: started)
     }
 
-    /// One decoding thread: `ExportReader`, today's path with no overhead; more: `ParallelExportReader`, whose
-    /// workers read the routes' GPX files when the decoding side does (`WorkPlacement`), each for its own chunks.
-    private func makeReader(_ container: ExportContainer, threads: Int, readsRoutes: Bool) throws -> any ItemSource {
+    /// One decoding thread: `ExportReader`, which reads the routes' GPX files unless `leavesRoutes` says
+    /// otherwise; more: `ParallelExportReader`, whose workers read them, each for its own chunks.
+    private func makeReader(
+        _ container: ExportContainer, threads: Int, leavesRoutes: (@Sendable () -> Bool)?
+    ) throws -> any ItemSource {
         if threads <= 1 {
             let reader = try ExportReader(container: container)
-            reader.resolvesRoutes = readsRoutes
+            reader.leavesRoutes = leavesRoutes
             reader.routeSpillThreshold = routeSpillThreshold
             return reader
         }
         let reader = try ParallelExportReader(container: container, threads: threads)
         reader.chunkTargetSize = decodeChunkSize
-        reader.resolvesRoutes = readsRoutes
         reader.routeSpillThreshold = routeSpillThreshold
         return reader
     }

@@ -62,6 +62,10 @@ final class ItemQueue: Sendable {
         return true
     }
 
+    /// Whether less than one ordinary batch waits for the writer: it will soon have nothing to do, so work that
+    /// either thread could do is better left to it (`WorkPlacement.writerSharesRoutes`).
+    func writerIsShortOfWork() -> Bool { batches.queuedWeightNow < SampleBatch.fullWeight }
+
     /// The producer is done, successfully or with `error`.
     func close(error: Error? = nil) {
         batches.finish(throwing: error)

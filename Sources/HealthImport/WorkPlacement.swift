@@ -4,10 +4,9 @@ import Foundation
 /// every part that asks (the queue, its sink, the reader, the job).
 ///
 /// In a first import the writing thread is the bound (~95 % busy: every sample is inserted), so the decoding
-/// thread helps it: it computes the samples' fingerprints, frees the batches the writer is done with, and
-/// reads the workouts' GPX files. In a re-import the decoding is the bound (most samples are only met), so the
-/// writing thread does the first two, and the GPX files too when one thread decodes (measured:
-/// docs/performance.md).
+/// thread helps it: it computes the samples' fingerprints and frees the batches the writer is done with. In a
+/// re-import the decoding is the bound (most samples are only met), so the writing thread does both. The
+/// workouts' GPX files go to whichever thread has time (`writerSharesRoutes`).
 enum WorkPlacement {
     case decoderHelps
     case writerHelps
@@ -18,11 +17,13 @@ enum WorkPlacement {
     var decoderFingerprints: Bool { self == .decoderHelps }
     /// Spent batches go back to the decoding thread, which releases their items (else the writer does).
     var decoderReleasesBatches: Bool { self == .decoderHelps }
-    /// The decoding side reads the workouts' route files (else the writing thread does, before writing one).
-    /// Several decoders always do, each for its own chunks: a re-import's writer reading them one after the
-    /// other was the bound of the export's workouts (2.5 s of a 1 GB export's 12.7 s re-import, the decoding
-    /// idle meanwhile: docs/performance.md, "Re-imports by day").
-    func decoderReadsRoutes(decoders: Int) -> Bool { self == .decoderHelps || decoders > 1 }
+    /// Whether the writing thread reads the GPX files of the workouts that come while it is short of work
+    /// (`ItemQueue.writerIsShortOfWork`), the decoding thread those of the others. The export's workouts come
+    /// after its records, where a first import's decoding thread is the bound and its writer waits; a
+    /// re-import's writer mostly waits. Several decoders read them instead, each for its own chunks (a
+    /// re-import's writer reading them one after the other was the bound of the export's workouts:
+    /// docs/performance.md, "Re-imports by day" and "GPX files read by the thread with time to spare").
+    func writerSharesRoutes(decoders: Int) -> Bool { decoders == 1 }
 
     /// Threads decoding the XML unless the user says (`--threads`). A first import: one, since the writer
     /// bounds it and more decoders gain nothing but memory. A re-import: two where there are two cores, since

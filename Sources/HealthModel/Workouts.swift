@@ -32,6 +32,9 @@ public struct Workout: Sendable {
 
     /// Route points held in memory (not in a temporary file) by the workout's routes.
     public var residentRoutePoints: Int { routes.reduce(0) { $0 + $1.points.residentCount } }
+
+    /// Whether a route's GPX file is still to be read (`RouteResolver`).
+    public var hasUnreadRouteFile: Bool { routes.contains { $0.filePath != nil && !$0.fileRead } }
 }
 
 public struct WorkoutEvent: Sendable {
@@ -123,6 +126,12 @@ public struct WorkoutRoute: Sendable {
     public var points = RoutePointBuffer()
     /// Why the points could not be read, when they could not (missing or broken GPX file).
     public var problem: String?
+    /// `filePath` was read (its points or its `problem` are in): by the decoding side or by the thread that
+    /// took the workout, whichever the decoding side chose (`RouteResolver`), never both.
+    public var fileRead = false
+    /// While the file is left to the thread that takes the workout: about how many points it will hold (from
+    /// its size), so that the workout weighs in the queue what it will hold once read (`ExportItem.weight`).
+    public var unreadPoints = 0
 
     /// Memberwise, for the other targets.
     package init(

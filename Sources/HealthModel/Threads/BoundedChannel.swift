@@ -133,6 +133,10 @@ package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
 
     package var isCancelled: Bool { condition.withLock { cancelled } }
 
+    /// The weight queued now, not counting what the receiver holds (a sender asking whether the receiver is
+    /// about to wait).
+    package var queuedWeightNow: Int { condition.withLock { queuedWeight } }
+
     /// True once `finish` was called (or `cancel`): nothing more can be sent.
     package var isFinished: Bool { condition.withLock { finished || cancelled } }
 

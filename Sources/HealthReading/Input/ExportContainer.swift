@@ -161,6 +161,19 @@ public final class ExportContainer {
         }
     }
 
+    /// The uncompressed size of a side file named by the export; nil when it is not there (or leads outside).
+    public func sideFileSize(_ reference: String) -> Int? {
+        guard let relative = try? Self.safeRelativePath(reference) else { return nil }
+        switch kind {
+        case .zip:
+            // swift-format-ignore: NeverForceUnwrap
+            return archive!.entry(named: root + relative).map { Int(clamping: $0.uncompressedSize) }
+        case .folder, .xml:
+            let full = (root as NSString).appendingPathComponent(relative)
+            return (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? nil
+        }
+    }
+
     /// Side files in a directory of the export (`electrocardiograms`), as paths relative to the export.
     public func sideFiles(in directory: String) -> [String] {
         switch kind {

@@ -15,12 +15,12 @@ public final class ExportReader {
     private var cursor = BatchItemCursor()
     private var xmlFinished = false
     private var sideFiles: SideFiles
-    /// Whether `next()` reads the GPX files of a workout's routes; when false, the workout comes without
-    /// points and whoever takes it resolves them with a `RouteResolver` of its own (the import does, on
-    /// its writing thread, in a re-import).
-    public var resolvesRoutes: Bool {
-        get { sideFiles.resolvesRoutes }
-        set { sideFiles.resolvesRoutes = newValue }
+    /// Asked before the GPX files of a workout's routes are read here: true hands the workout on without its
+    /// points, and whoever takes it resolves them with a `RouteResolver` of its own (an import asks whether
+    /// its writing thread is short of work: `ItemQueue.writerIsShortOfWork`). Nil: always read here.
+    public var leavesRoutes: (@Sendable () -> Bool)? {
+        get { sideFiles.leavesRoutes }
+        set { sideFiles.leavesRoutes = newValue }
     }
     /// Route points a workout keeps in memory before they move to a temporary file (`RoutePointBuffer`);
     /// lowered by tests to spill small routes.

@@ -6,7 +6,7 @@ import HealthModel
 ///
 /// One thread inflates, filters and cuts the XML (`TopLevelSplitter`); run r of chunks (a chunk and those that
 /// continue its parse) goes to worker r mod N, which decodes it with its own `ExportChunkDecoder` into a batch
-/// and cuts that by weight, reading the side files its items reference (GPX routes when `resolvesRoutes`,
+/// and cuts that by weight, reading the side files its items reference (GPX routes,
 /// clinical resources), so that slow work runs in parallel too. `produceBatches` receives from the workers in
 /// that same rotation, so batches come in export order without a reordering buffer, renumbers each parse's
 /// names (`VocabularyMerge`) and sources (`SourceRenumbering`) in chunk order, which gives the whole decode's
@@ -18,8 +18,6 @@ import HealthModel
 public final class ParallelExportReader: ItemSource {
     public let container: ExportContainer
     public let threads: Int
-    /// As `ExportReader.resolvesRoutes`: the workers read a workout's GPX files, else whoever takes it does.
-    public var resolvesRoutes = true
     public var routeSpillThreshold = RoutePointBuffer.defaultSpillThreshold
     /// Chunk size handed to the splitter; tests lower it to cut small exports into many chunks.
     package var chunkTargetSize = TopLevelSplitter.defaultTargetSize
@@ -176,7 +174,6 @@ final class ParallelDecodeRun {
         var workers: [Worker] = []
         for _ in 0..<reader.threads {
             var sideFiles = SideFiles(container: container, countsDuplicateEntries: false)
-            sideFiles.resolvesRoutes = reader.resolvesRoutes
             sideFiles.routes.spillThreshold = reader.routeSpillThreshold
             let worker = Worker(sideFiles: sideFiles)
             worker.decoder.value.routeSpillThreshold = reader.routeSpillThreshold

@@ -10,8 +10,9 @@ import HealthModel
 struct SideFiles {
     let container: ExportContainer
     var routes: RouteResolver
-    /// Whether `resolved` reads a workout's GPX files (else whoever takes the workout does: `WorkPlacement`).
-    var resolvesRoutes = true
+    /// Asked before `resolved` reads a workout's GPX files (a workout that has some): true leaves them to
+    /// whoever takes the workout, which resolves them with a `RouteResolver` of its own. Nil: always read here.
+    var leavesRoutes: (@Sendable () -> Bool)?
     private var ownWarnings: [String: Int] = [:]
     private var trailingPaths: ArraySlice<String>?
 
@@ -33,8 +34,8 @@ struct SideFiles {
     /// An item with the side files it references read (a workout's routes, a clinical record's resource).
     mutating func resolved(_ item: consuming ExportItem) -> ExportItem {
         switch item {
-        case .workout(var workout) where resolvesRoutes:
-            routes.resolve(&workout)
+        case .workout(var workout) where workout.hasUnreadRouteFile:
+            if leavesRoutes?() == true { routes.leaveUnread(&workout) } else { routes.resolve(&workout) }
             return .workout(workout)
         case .clinicalRecord(var record):
             resolveResource(&record)
