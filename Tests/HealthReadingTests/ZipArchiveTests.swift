@@ -297,7 +297,7 @@ import Testing
             try writer.finish()
             let original = try read(path)
             let structure = Array(original.count - 400..<original.count) + Array(0..<60)
-            var random = TestRandom(state: 99)
+            var random = SplitMix64(state: 99)
             for round in 0..<400 {
                 var bytes = original
                 for _ in 0...(random.next() % 4) {
@@ -388,21 +388,8 @@ private let pythonPath: String? = (ProcessInfo.processInfo.environment["PATH"] ?
     .map { $0 + "/python3" }
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-/// SplitMix64, so every generated fixture is the same on every run.
-private struct TestRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
-
 private func text(byteCount: Int, seed: UInt64) -> [UInt8] {
-    var random = TestRandom(state: seed)
+    var random = SplitMix64(state: seed)
     let types = ["StepCount", "HeartRate", "DistanceWalkingRunning", "ActiveEnergyBurned", "FlightsClimbed"]
     var result: [UInt8] = []
     result.reserveCapacity(byteCount + 200)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 
 @testable import HealthStages
@@ -19,18 +20,6 @@ private func isClose(_ actual: Double, _ expected: Double, relative: Double = 1e
 private func convert(_ value: Double, _ from: String, _ to: String) -> Double? {
     guard let source = HealthUnit.parse(from), let target = HealthUnit.parse(to) else { return nil }
     return source.converter(to: target)?.convert(value)
-}
-
-/// A small seeded generator (SplitMix64) so that the property test is reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Glucose as exports write it (molar mass of glucose in g/mol).
