@@ -46,7 +46,7 @@ public enum NumberParsing {
     /// `digits × 10^e` or `digits / 10^-e` is one correctly rounded operation on exact operands, so the result
     /// equals strtod's. That covers nearly every `%g` value; anything else returns nil and goes to strtod.
     @inline(__always)
-    static func parseExactly(_ base: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+    package static func parseExactly(_ base: UnsafePointer<UInt8>, _ count: Int) -> Double? {
         var index = 0
         var negative = false
         if base[0] == UInt8(ascii: "-") {

@@ -162,6 +162,25 @@ private func ecgCountNumericLines(_ text: String) -> Int {
         #expect(value("") == nil)
     }
 
+    /// The fast path for plain samples gives what the normalising path gives, on every line it takes.
+    @Test func plainSamplesReadAsTheNormalisingPathReadsThem() {
+        var generator = SplitMix64(state: 39)
+        let alphabet = Array("-0123456789.,e+\"".utf8) + [0xE2, 0x88, 0x92]
+        var compared = 0
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...14, using: &generator)
+            let line = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            line.withUnsafeBufferPointer { bytes in
+                let expected = ECGReader.normalisedSampleValue(bytes, 0, bytes.count)
+                let quoted = bytes.count >= 2 && bytes.first == UInt8(ascii: "\"") && bytes.last == UInt8(ascii: "\"")
+                guard !quoted else { return }
+                #expect(ECGReader.sampleValue(bytes)?.bitPattern == expected?.bitPattern, "\(String(decoding: bytes, as: UTF8.self))")
+                if expected != nil { compared += 1 }
+            }
+        }
+        #expect(compared > 1_000)  // the corpus holds many numbers, not only rejects
+    }
+
     @Test func anUnparsableSampleLineIsAnErrorWithItsLine() throws {
         let bytes = ecgJapaneseFile(samples: ["1,5", "2,5", "x"])
         let error = try #require(throws: ImportError.self) { try ECGReader.read(fileName: "x.csv", bytes: bytes) }
