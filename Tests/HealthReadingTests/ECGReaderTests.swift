@@ -174,7 +174,8 @@ private func ecgCountNumericLines(_ text: String) -> Int {
                 let expected = ECGReader.normalisedSampleValue(bytes, 0, bytes.count)
                 let quoted = bytes.count >= 2 && bytes.first == UInt8(ascii: "\"") && bytes.last == UInt8(ascii: "\"")
                 guard !quoted else { return }
-                #expect(ECGReader.sampleValue(bytes)?.bitPattern == expected?.bitPattern, "\(String(decoding: bytes, as: UTF8.self))")
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(ECGReader.sampleValue(bytes)?.bitPattern == expected?.bitPattern, "\(text)")
                 if expected != nil { compared += 1 }
             }
         }
